@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The pipeline, one module per stage:
+//   CICUSystem      system libicu-dev, found through pkg-config (module map only)
+//   CParlanceICU    a small C target over ICU whose public header exposes no ICU type
+//   ParlanceICU     the only Swift code that knows ICU
+//   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
+//   Parlance        the library users import (re-exports the stages)
+//   parlance        the command-line tool (swift-argument-parser), thin over the library
+let package = Package(
+    name: "Parlance",
+    products: [
+        .library(name: "Parlance", targets: ["Parlance"]),
+        .executable(name: "parlance", targets: ["ParlanceCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CICUSystem",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev", "pkg-config"])]
+        ),
+        .target(
+            name: "CParlanceICU",
+            dependencies: ["CICUSystem"]
+        ),
+        .target(
+            name: "ParlanceICU",
+            dependencies: ["CParlanceICU"]
+        ),
+        .target(
+            name: "ParlanceText",
+            dependencies: ["ParlanceICU"],
+            resources: [.copy("Languages")]
+        ),
+        .target(
+            name: "Parlance",
+            dependencies: ["ParlanceText"]
+        ),
+        .executableTarget(
+            name: "ParlanceCommand",
+            dependencies: [
+                "Parlance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ParlanceICUTests",
+            dependencies: ["ParlanceICU"]
+        ),
+        .testTarget(
+            name: "ParlanceTextTests",
+            dependencies: ["ParlanceText"],
+            exclude: ["Cases", "Golden"]
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+#include <unicode/utypes.h>

@@ -1,0 +1,5 @@
+// The Parlance library: import this one module to get every stage of the pipeline.
+@_exported import ParlanceText
+
+/// ICU's version, as the text layer sees it.
+public let icuVersion: String = ParlanceText.icuVersion

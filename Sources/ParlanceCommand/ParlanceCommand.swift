@@ -1,0 +1,17 @@
+import ArgumentParser
+import Parlance
+
+/// `parlance`: the command-line face of the Parlance library.
+@main
+struct ParlanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parlance",
+        abstract: "Understand what people say to a voice assistant, in several languages.",
+        discussion: """
+            Supported languages: \(ParlanceLocale.supportedLanguages.joined(separator: ", ")) \
+            (ICU \(Parlance.icuVersion)).
+            """,
+        version: "0.1.0",
+        subcommands: [Tokens.self]
+    )
+}

@@ -1,0 +1,160 @@
+import ParlanceICU
+
+/// A date expression before it is resolved against a reference time.
+enum DateExpression: Sendable {
+    enum Unit: Sendable { case day, week, month, year }
+    /// `offset` units from the reference ("yesterday": day −1; "last week": week −1);
+    /// with `perSlot`, the offset is `perSlot × the number said` ("hace 3 días").
+    case relative(Unit, offset: Int, perSlot: Bool)
+    /// A weekday (1 = Sunday): −1 the last one before today, 0 the one of this week,
+    /// +1 the next one after today, nil the next one from today on.
+    case weekday(Int, offset: Int?)
+    /// A month name (1 = January), meaning that month of the reference year.
+    case month(Int)
+    /// A part of a day ("this morning").
+    case dayPart(dayOffset: Int, part: String)
+    /// Saturday and Sunday of a week (0 this week's).
+    case weekend(offset: Int)
+}
+
+/// Date words of one language: CLDR relative-date phrases ("el lunes pasado", "avant-hier",
+/// "vor 3 Tagen", with the number as a slot), CLDR month and weekday names, and the
+/// phrases in `dates.json` that CLDR lacks ("this morning", "last weekend").
+struct DateLexicon: Sendable {
+    private(set) var phrases = PhraseIndex<DateExpression>()
+    /// Month names, full and abbreviated: (month, is a full name that may stand alone).
+    private(set) var months = PhraseIndex<(month: Int, standalone: Bool)>()
+    let dayParts: [String: (start: Int, end: Int)]
+    let connectors: Set<String>
+    let ordinalSuffixes: Set<String>
+    let ambiguousMonths: Set<String>
+    /// Day, month and year order of the locale's numeric dates, e.g. ["d", "M", "y"].
+    let numericOrder: [Character]
+
+    init(language: String, tokenizer: Tokenizer) throws {
+        let data = try LanguageResources.load(DateData.self, file: "dates.json", language: language)
+        let articles = Set(data.optionalArticles.flatMap(tokenizer.phraseKeys))
+        var phrases = PhraseIndex<DateExpression>()
+        func add(_ text: String, _ expression: DateExpression, slotValue: Int? = nil) {
+            var keys = tokenizer.phraseKeys(text)
+            if let slotValue {
+                // "in 3 days" → "in # days": the number becomes a slot.
+                guard let at = keys.firstIndex(of: String(slotValue)) else { return }
+                keys[at] = PhraseIndex<DateExpression>.numberSlot
+            }
+            phrases.insert(keys, expression)
+            if keys.count > 1, articles.contains(keys[0]) { phrases.insert(Array(keys.dropFirst()), expression) }
+        }
+        let units: [(CLDRDates.RelativeUnit, DateExpression.Unit, ClosedRange<Int>)] = [
+            (.day, .day, -2...2), (.week, .week, -1...1), (.month, .month, -1...1), (.year, .year, -1...1),
+        ]
+        for (cldr, unit, offsets) in units {
+            for offset in offsets {
+                if let text = try? CLDRDates.relative(Double(offset), cldr, locale: language) {
+                    add(text, .relative(unit, offset: offset, perSlot: false))
+                }
+            }
+            for sign in [-1, 1] {
+                if let text = try? CLDRDates.relative(Double(sign * 3), cldr, locale: language) {
+                    add(text, .relative(unit, offset: sign, perSlot: true), slotValue: 3)
+                }
+            }
+        }
+        let weekdayUnits: [CLDRDates.RelativeUnit] = [.sunday, .monday, .tuesday, .wednesday, .thursday, .friday, .saturday]
+        for (n, unit) in weekdayUnits.enumerated() {
+            for offset in -1...1 {
+                if let text = try? CLDRDates.relative(Double(offset), unit, locale: language) {
+                    add(text, .weekday(n + 1, offset: offset))
+                }
+            }
+        }
+        for kind in [CLDRDates.SymbolKind.weekdays, .standaloneWeekdays] {
+            for (n, name) in ((try? CLDRDates.symbols(kind, locale: language)) ?? []).enumerated() {
+                phrases.insert(tokenizer.phraseKeys(name), .weekday(n + 1, offset: nil))
+            }
+        }
+        for (alias, weekday) in data.weekdayAliases { phrases.insert(tokenizer.phraseKeys(alias), .weekday(weekday, offset: nil)) }
+        for phrase in data.phrases {
+            if let part = phrase.dayPart {
+                guard data.dayParts[part] != nil else {
+                    throw LanguageDataError(file: "\(language)/dates.json", message: "phrase '\(phrase.text)': unknown day part '\(part)'")
+                }
+                add(phrase.text, .dayPart(dayOffset: phrase.dayOffset ?? 0, part: part))
+            } else if let weekend = phrase.weekendOffset {
+                add(phrase.text, .weekend(offset: weekend))
+            } else if let offset = phrase.dayOffset {
+                add(phrase.text, .relative(.day, offset: offset, perSlot: false))
+            } else {
+                throw LanguageDataError(file: "\(language)/dates.json", message: "phrase '\(phrase.text)' says neither dayOffset nor weekendOffset")
+            }
+        }
+        self.phrases = phrases
+        for kind in [CLDRDates.SymbolKind.months, .standaloneMonths, .shortMonths, .standaloneShortMonths] {
+            let full = kind == .months || kind == .standaloneMonths
+            for (n, name) in ((try? CLDRDates.symbols(kind, locale: language)) ?? []).enumerated() {
+                let keys = tokenizer.phraseKeys(name).filter { $0 != "." }
+                if full {
+                    months.insert(keys, (n + 1, true), replace: true)
+                } else {
+                    months.insert(keys, (n + 1, false))
+                }
+            }
+        }
+        for (alias, month) in data.monthAliases { months.insert(tokenizer.phraseKeys(alias), (month, false)) }
+        var parts: [String: (Int, Int)] = [:]
+        for (name, hours) in data.dayParts {
+            guard hours.count == 2, hours[0] < hours[1], hours[0] >= 0, hours[1] <= 24 else {
+                throw LanguageDataError(file: "\(language)/dates.json", message: "at .dayParts.\(name): expected [start hour, end hour]")
+            }
+            parts[name] = (hours[0], hours[1])
+        }
+        self.dayParts = parts
+        self.connectors = Set(data.connectors.flatMap(tokenizer.phraseKeys))
+        self.ordinalSuffixes = Set(data.ordinalSuffixes.flatMap(tokenizer.phraseKeys))
+        self.ambiguousMonths = Set(data.ambiguousMonthNames.map(TextNormalizer.key))
+        let pattern = (try? CLDRDates.shortDatePattern(locale: language)) ?? "d/M/y"
+        var order: [Character] = []
+        for c in pattern where "dMy".contains(c) && !order.contains(c) { order.append(c) }
+        self.numericOrder = order.count == 3 ? order : ["d", "M", "y"]
+    }
+
+    /// The value of an expression at a reference time.
+    func resolve(_ expression: DateExpression, slot: Int?, reference: ReferenceTime) -> EntityValue? {
+        let today = reference.date
+        func day(_ d: CivilDate) -> EntityValue { .date(d.description) }
+        func range(_ a: CivilDate, _ b: CivilDate) -> EntityValue { .dateRange(DateRange(start: a.description, end: b.description)) }
+        switch expression {
+        case .relative(let unit, let offset, let perSlot):
+            let n = perSlot ? offset * (slot ?? 1) : offset
+            switch unit {
+            case .day: return day(today.adding(days: n))
+            case .week:
+                let monday = today.monday.adding(days: 7 * n)
+                return range(monday, monday.adding(days: 6))
+            case .month:
+                let first = today.firstOfMonth(adding: n)
+                return range(first, first.lastOfMonth)
+            case .year:
+                return range(CivilDate(year: today.year + n, month: 1, day: 1), CivilDate(year: today.year + n, month: 12, day: 31))
+            }
+        case .weekday(let weekday, let offset):
+            let delta = (weekday - today.weekday + 7) % 7
+            switch offset {
+            case -1: return day(today.adding(days: delta == 0 ? -7 : delta - 7))
+            case 0: return day(today.monday.adding(days: (weekday + 5) % 7))
+            case 1: return day(today.adding(days: delta == 0 ? 7 : delta))
+            default: return day(today.adding(days: delta))
+            }
+        case .month(let month):
+            let first = CivilDate(year: today.year, month: month, day: 1)
+            return range(first, first.lastOfMonth)
+        case .dayPart(let offset, let part):
+            guard let hours = dayParts[part] else { return nil }
+            let d = today.adding(days: offset)
+            return .dateRange(DateRange(start: reference.dateTime(d, hour: hours.start), end: reference.dateTime(d, hour: hours.end)))
+        case .weekend(let offset):
+            let saturday = today.monday.adding(days: 7 * offset + 5)
+            return range(saturday, saturday.adding(days: 1))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// A typed value found in an utterance, with where it was said.
+public struct Entity: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case number, currencyAmount, date, dateRange, duration, distance
+    }
+
+    public let type: Kind
+    public let value: EntityValue
+    /// Unicode scalar offsets in the utterance, end exclusive.
+    public let span: Span
+    /// The words as said.
+    public let text: String
+
+    public init(value: EntityValue, span: Span, text: String) {
+        self.type = value.kind
+        self.value = value
+        self.span = span
+        self.text = text
+    }
+
+    enum CodingKeys: String, CodingKey { case type, value, span, text }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(Kind.self, forKey: .type)
+        let value: EntityValue =
+            switch type {
+            case .number: .number(try container.decode(Decimal.self, forKey: .value))
+            case .currencyAmount: .currencyAmount(try container.decode(CurrencyAmount.self, forKey: .value))
+            case .date: .date(try container.decode(String.self, forKey: .value))
+            case .dateRange: .dateRange(try container.decode(DateRange.self, forKey: .value))
+            case .duration: .duration(try container.decode(Measure.self, forKey: .value))
+            case .distance: .distance(try container.decode(Measure.self, forKey: .value))
+            }
+        self.init(value: value, span: try container.decode(Span.self, forKey: .span), text: try container.decode(String.self, forKey: .text))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        switch value {
+        case .number(let n): try container.encode(n, forKey: .value)
+        case .currencyAmount(let c): try container.encode(c, forKey: .value)
+        case .date(let d): try container.encode(d, forKey: .value)
+        case .dateRange(let r): try container.encode(r, forKey: .value)
+        case .duration(let m), .distance(let m): try container.encode(m, forKey: .value)
+        }
+        try container.encode(span, forKey: .span)
+        try container.encode(text, forKey: .text)
+    }
+}
+
+/// The value of an ``Entity``.
+public enum EntityValue: Sendable, Hashable {
+    case number(Decimal)
+    case currencyAmount(CurrencyAmount)
+    /// An ISO 8601 calendar date: "2026-11-20".
+    case date(String)
+    case dateRange(DateRange)
+    case duration(Measure)
+    case distance(Measure)
+
+    public var kind: Entity.Kind {
+        switch self {
+        case .number: .number
+        case .currencyAmount: .currencyAmount
+        case .date: .date
+        case .dateRange: .dateRange
+        case .duration: .duration
+        case .distance: .distance
+        }
+    }
+}
+
+/// `{"amount": 20, "currency": "EUR"}`: an amount and an ISO 4217 code.
+public struct CurrencyAmount: Sendable, Hashable, Codable {
+    public let amount: Decimal
+    public let currency: String
+
+    public init(amount: Decimal, currency: String) {
+        self.amount = amount
+        self.currency = currency
+    }
+}
+
+/// An inclusive range: whole days as dates ("2026-11-14"), parts of a day as date-times
+/// with the reference time's offset ("2026-11-21T06:00:00+01:00").
+public struct DateRange: Sendable, Hashable, Codable {
+    public let start: String
+    public let end: String
+
+    public init(start: String, end: String) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// A duration or a distance: the amount in the unit said, and in the base unit.
+public struct Measure: Sendable, Hashable, Codable {
+    /// The unit as SiriKit names workout goal units: second, minute, hour, meter, kilometer, mile.
+    public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
+        case second, minute, hour, meter, kilometer, mile
+
+        public var isDuration: Bool { self == .second || self == .minute || self == .hour }
+
+        /// Seconds for durations, meters for distances.
+        public var baseFactor: Decimal {
+            switch self {
+            case .second: 1
+            case .minute: 60
+            case .hour: 3600
+            case .meter: 1
+            case .kilometer: 1000
+            case .mile: Decimal(string: "1609.344")!
+            }
+        }
+    }
+
+    public let amount: Decimal
+    public let unit: Unit
+    /// Seconds (durations) or meters (distances).
+    public let base: Decimal
+    /// ISO 8601 duration ("PT1H30M") for durations, nil for distances.
+    public let iso8601: String?
+
+    public init(amount: Decimal, unit: Unit) {
+        self.amount = amount
+        self.unit = unit
+        self.base = amount * unit.baseFactor
+        self.iso8601 = unit.isDuration ? Measure.isoDuration(seconds: amount * unit.baseFactor) : nil
+    }
+
+    static func isoDuration(seconds: Decimal) -> String {
+        var total = NSDecimalNumber(decimal: seconds).doubleValue
+        let hours = Int(total / 3600)
+        total -= Double(hours) * 3600
+        let minutes = Int(total / 60)
+        total -= Double(minutes) * 60
+        var out = "PT"
+        if hours > 0 { out += "\(hours)H" }
+        if minutes > 0 { out += "\(minutes)M" }
+        if total > 0 || out == "PT" {
+            out += total == total.rounded() ? "\(Int(total))S" : "\(total)S"
+        }
+        return out
+    }
+}

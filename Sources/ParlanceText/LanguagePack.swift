@@ -1,0 +1,265 @@
+import Foundation
+import ParlanceICU
+
+/// Everything Parlance knows about one language's text: its tokenizer and the lexicons of
+/// its value recognizers, built once from ICU/CLDR and the language's data files.
+/// Immutable and thread-safe.
+public final class LanguagePack: Sendable {
+    public let language: String
+    public let tokenizer: Tokenizer
+    let numbers: NumberLexicon
+    let currencies: CurrencyLexicon
+    let measures: MeasureLexicon
+    let dates: DateLexicon
+    let decimal: NumberFormat
+
+    public init(language: String) throws {
+        self.language = language
+        let tokenizer = try Tokenizer(language: language)
+        self.tokenizer = tokenizer
+        self.numbers = try NumberLexicon(language: language, tokenizer: tokenizer)
+        self.currencies = try CurrencyLexicon(language: language, tokenizer: tokenizer)
+        self.measures = try MeasureLexicon(language: language, tokenizer: tokenizer)
+        self.dates = try DateLexicon(language: language, tokenizer: tokenizer)
+        self.decimal = try NumberFormat(locale: language, style: .decimal)
+    }
+
+    /// The typed values in a tokenized utterance, left to right, not overlapping.
+    public func entities(in tokens: [Token], text: String, locale: ParlanceLocale, reference: ReferenceTime) -> [Entity] {
+        let stream = TokenStream(tokens, text: text)
+        let regionCurrency = locale.region.flatMap { _ in CLDRCurrencies.currency(forLocale: locale.icuIdentifier) }
+        var recognizer = Recognition(pack: self, stream: stream, reference: reference, regionCurrency: regionCurrency)
+        return recognizer.run()
+    }
+}
+
+/// One pass of the value recognizers over one utterance.
+private struct Recognition {
+    struct Candidate {
+        var start: Int
+        var end: Int
+        var value: EntityValue
+        var priority: Int
+    }
+
+    let pack: LanguagePack
+    let stream: TokenStream
+    let reference: ReferenceTime
+    let regionCurrency: String?
+    var numbers: [NumberMatch] = []
+    var numberAt: [Int: NumberMatch] = [:]
+    var candidates: [Candidate] = []
+
+    init(pack: LanguagePack, stream: TokenStream, reference: ReferenceTime, regionCurrency: String?) {
+        self.pack = pack
+        self.stream = stream
+        self.reference = reference
+        self.regionCurrency = regionCurrency
+    }
+
+    mutating func run() -> [Entity] {
+        guard stream.count > 0 else { return [] }
+        numbers = pack.numbers.find(in: stream, decimal: pack.decimal)
+        for number in numbers {
+            numberAt[number.start] = number
+            if !number.isWeak { candidates.append(Candidate(start: number.start, end: number.end, value: .number(number.value), priority: 1)) }
+            amountAfter(number)
+            measureAfter(number)
+        }
+        for i in 0..<stream.count {
+            amountBefore(i)
+            measurePhrase(i)
+            dates(i)
+        }
+        return select()
+    }
+
+    /// "20 €", "veinte euros", "un millón de dólares", "twenty bucks".
+    private mutating func amountAfter(_ number: NumberMatch) {
+        var j = number.end
+        if j < stream.count, pack.currencies.amountConnectors.contains(stream.keys[j]) { j += 1 }
+        var best: (entry: CurrencyLexicon.Entry, end: Int)?
+        for start in Set([number.end, j]) {
+            if let match = pack.currencies.index.longestMatch(in: stream.keys, from: start), best == nil || match.end > best!.end {
+                best = (match.value, match.end)
+            }
+        }
+        guard let best, let code = pack.currencies.resolve(best.entry, regionCurrency: regionCurrency) else { return }
+        // A bare head noun ("marco" of "marco conversível") yields to a date or a unit.
+        candidates.append(Candidate(start: number.start, end: best.end, value: .currencyAmount(CurrencyAmount(amount: number.value, currency: code)), priority: best.entry.tier == 0 ? 3 : 2))
+    }
+
+    /// "$20", "€ 5,50", "USD 100".
+    private mutating func amountBefore(_ i: Int) {
+        guard let match = pack.currencies.index.longestMatch(in: stream.keys, from: i), match.value.isSymbol,
+            let number = numberAt[match.end], number.isDigits,
+            let code = pack.currencies.resolve(match.value, regionCurrency: regionCurrency)
+        else { return }
+        candidates.append(Candidate(start: i, end: number.end, value: .currencyAmount(CurrencyAmount(amount: number.value, currency: code)), priority: 3))
+    }
+
+    /// "5 km", "30 minutos", "une heure et demie", "2 Stunden".
+    private mutating func measureAfter(_ number: NumberMatch) {
+        guard let unit = pack.measures.units.longestMatch(in: stream.keys, from: number.end) else { return }
+        var amount = number.value
+        var end = unit.end
+        if let half = pack.measures.halves.longestMatch(in: stream.keys, from: end) {
+            amount += Decimal(string: "0.5")!
+            end = half.end
+        }
+        // A unit beats a currency symbol that spells the same ("5 km" is not 5 Bosnian marks).
+        candidates.append(Candidate(start: number.start, end: end, value: measure(amount, unit.value), priority: 4))
+    }
+
+    /// "half an hour", "media hora", "eine Viertelstunde".
+    private mutating func measurePhrase(_ i: Int) {
+        guard let match = pack.measures.phrases.longestMatch(in: stream.keys, from: i) else { return }
+        candidates.append(Candidate(start: i, end: match.end, value: measure(match.value.amount, match.value.unit), priority: 5))
+    }
+
+    private func measure(_ amount: Decimal, _ unit: Measure.Unit) -> EntityValue {
+        let m = Measure(amount: amount, unit: unit)
+        return unit.isDuration ? .duration(m) : .distance(m)
+    }
+
+    private mutating func dates(_ i: Int) {
+        if let (end, value) = explicitDate(at: i) {
+            candidates.append(Candidate(start: i, end: end, value: value, priority: 4))
+        }
+        let slotNumber: (Int) -> (length: Int, value: Double)? = { [numberAt] unit in
+            guard let n = numberAt[unit] else { return nil }
+            return (n.end - n.start, NSDecimalNumber(decimal: n.value).doubleValue)
+        }
+        if let match = pack.dates.phrases.longestMatch(in: stream.keys, from: i, numberAt: slotNumber),
+            let value = pack.dates.resolve(match.value, slot: match.slots.first.map { Int($0) }, reference: reference)
+        {
+            candidates.append(Candidate(start: i, end: match.end, value: value, priority: 2))
+        }
+        if let month = pack.dates.months.longestMatch(in: stream.keys, from: i), month.value.standalone {
+            let key = stream.keys[i..<month.end].joined(separator: " ")
+            let capitalized = stream.token(i).text.first?.isUppercase ?? false
+            if !pack.dates.ambiguousMonths.contains(key) || capitalized,
+                let value = pack.dates.resolve(.month(month.value.month), slot: nil, reference: reference)
+            {
+                candidates.append(Candidate(start: i, end: month.end, value: value, priority: 2))
+            }
+        }
+    }
+
+    private func dayNumber(_ unit: Int) -> NumberMatch? {
+        guard let n = numberAt[unit], let day = n.intValue, (1...31).contains(day) else { return nil }
+        return n
+    }
+
+    private func yearAfter(_ unit: Int) -> (year: Int, end: Int)? {
+        var k = unit
+        if k < stream.count, pack.dates.connectors.contains(stream.keys[k]) || stream.keys[k] == "," { k += 1 }
+        guard let n = numberAt[k], n.isDigits, let year = n.intValue, (1900...2200).contains(year) else { return nil }
+        return (year, n.end)
+    }
+
+    /// "5 de marzo de 2026", "le 5 mars", "5. März", "March 5th, 2026", "21/11/2026", "2026-11-21".
+    private func explicitDate(at i: Int) -> (Int, EntityValue)? {
+        func date(_ year: Int, _ month: Int, _ day: Int, _ end: Int) -> (Int, EntityValue)? {
+            let d = CivilDate(year: year, month: month, day: day)
+            return d.isValid ? (end, .date(d.description)) : nil
+        }
+        // Day first.
+        if let n = dayNumber(i) {
+            var j = n.end
+            if j < stream.count, pack.dates.ordinalSuffixes.contains(stream.keys[j]) { j += 1 }
+            if j < stream.count, pack.dates.connectors.contains(stream.keys[j]) { j += 1 }
+            if let month = pack.dates.months.longestMatch(in: stream.keys, from: j) {
+                var end = month.end
+                if end < stream.count, stream.keys[end] == ".", !month.value.standalone { end += 1 }
+                let year = yearAfter(end)
+                return date(year?.year ?? reference.year, month.value.month, n.intValue!, year?.end ?? end)
+            }
+        }
+        // Month first.
+        if let month = pack.dates.months.longestMatch(in: stream.keys, from: i) {
+            var j = month.end
+            if j < stream.count, stream.keys[j] == ".", !month.value.standalone { j += 1 }
+            if let n = dayNumber(j), !n.isWeak {
+                var end = n.end
+                if end < stream.count, pack.dates.ordinalSuffixes.contains(stream.keys[end]) { end += 1 }
+                let year = yearAfter(end)
+                return date(year?.year ?? reference.year, month.value.month, n.intValue!, year?.end ?? end)
+            }
+        }
+        return numericDate(at: i)
+    }
+
+    private func numericDate(at i: Int) -> (Int, EntityValue)? {
+        let token = stream.token(i)
+        guard token.kind == .number else { return nil }
+        var parts: [Substring] = []
+        var end = i + 1
+        for separator in [".", "/", "-"] where token.text.contains(separator) {
+            parts = token.text.split(separator: Character(separator), omittingEmptySubsequences: false)
+            break
+        }
+        if parts.isEmpty {
+            // "21/11/2026" (separators are tokens) or "2026-11-21" (hyphens are not units).
+            var p = i
+            var separator: String?
+            parts = [Substring(token.text)]
+            while parts.count < 3 {
+                var next: Int
+                var found: String
+                if p + 2 < stream.count, ["/", "."].contains(stream.keys[p + 1]), stream.gap(p) == 0, stream.gap(p + 1) == 0 {
+                    (next, found) = (p + 2, stream.keys[p + 1])
+                } else if p + 1 < stream.count, stream.between(p) == "-" {
+                    (next, found) = (p + 1, "-")
+                } else {
+                    return nil
+                }
+                guard separator == nil || separator == found, stream.token(next).kind == .number else { return nil }
+                separator = found
+                parts.append(Substring(stream.token(next).text))
+                p = next
+            }
+            end = p + 1
+        }
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        let numbers = parts.map { Int($0)! }
+        var y = 0, m = 0, d = 0
+        if parts[0].count == 4 {
+            (y, m, d) = (numbers[0], numbers[1], numbers[2])
+        } else {
+            for (k, field) in pack.dates.numericOrder.enumerated() {
+                switch field {
+                case "d": d = numbers[k]
+                case "M": m = numbers[k]
+                default: y = numbers[k]
+                }
+            }
+            if y < 100 { y += 2000 }
+        }
+        // A day above 12 written in the month's place can only be read one way.
+        let date = CivilDate(year: y, month: m, day: d)
+        let swapped = CivilDate(year: y, month: d, day: m)
+        if date.isValid { return (end, .date(date.description)) }
+        return m > 12 && swapped.isValid ? (end, .date(swapped.description)) : nil
+    }
+
+    /// The longest candidates win; among equal lengths the higher priority, then the earlier.
+    private func select() -> [Entity] {
+        let ordered = candidates.sorted {
+            let (a, b) = ($0.end - $0.start, $1.end - $1.start)
+            if a != b { return a > b }
+            if $0.priority != $1.priority { return $0.priority > $1.priority }
+            return $0.start < $1.start
+        }
+        var taken = [Bool](repeating: false, count: stream.count)
+        var chosen: [Candidate] = []
+        for candidate in ordered where !taken[candidate.start..<candidate.end].contains(true) {
+            for k in candidate.start..<candidate.end { taken[k] = true }
+            chosen.append(candidate)
+        }
+        return chosen.sorted { $0.start < $1.start }.map { candidate in
+            let span = stream.span(candidate.start, candidate.end)
+            return Entity(value: candidate.value, span: span, text: stream.text(span))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// A BCP 47 locale that Parlance supports: a language it has data for (a folder in
+/// `Sources/ParlanceText/Languages/`), optionally a script and a region ("es-MX",
+/// "zh-Hans-CN", "pt-BR").
+public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// Lowercase language subtag: "es".
+    public let language: String
+    /// Title-case script subtag, if given: "Hans".
+    public let script: String?
+    /// Uppercase region subtag, if given: "MX" (or a UN M.49 number such as "419").
+    public let region: String?
+
+    /// Parses a BCP 47 tag (hyphens or underscores, any case).
+    /// - Throws: ``LocaleError`` when the tag is malformed or its language has no data.
+    public init(_ tag: String) throws(LocaleError) {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+            .map(String.init)
+        func isAlpha(_ s: String) -> Bool { s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) } }
+        func isDigit(_ s: String) -> Bool { s.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+        guard let first = parts.first, (2...3).contains(first.count), isAlpha(first), parts.count <= 3 else {
+            throw .malformed(tag, supported: ParlanceLocale.supportedLanguages)
+        }
+        var script: String?
+        var region: String?
+        for part in parts.dropFirst() {
+            if part.count == 4, isAlpha(part), script == nil, region == nil {
+                script = part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            } else if (part.count == 2 && isAlpha(part)) || (part.count == 3 && isDigit(part)), region == nil {
+                region = part.uppercased()
+            } else {
+                throw .malformed(tag, supported: ParlanceLocale.supportedLanguages)
+            }
+        }
+        let language = first.lowercased()
+        guard ParlanceLocale.supportedLanguages.contains(language) else {
+            throw .unsupported(tag, supported: ParlanceLocale.supportedLanguages)
+        }
+        self.language = language
+        self.script = script
+        self.region = region
+    }
+
+    /// The canonical tag: "es-MX".
+    public var identifier: String { [language, script, region].compactMap { $0 }.joined(separator: "-") }
+
+    /// ICU's locale id: "es_MX".
+    public var icuIdentifier: String { [language, script, region].compactMap { $0 }.joined(separator: "_") }
+
+    public var description: String { identifier }
+
+    /// The languages Parlance has data for, in a stable order: one per folder of
+    /// `Languages/`, so a language is added by adding its folder.
+    public static var supportedLanguages: [String] { LanguageResources.availableLanguages }
+
+    public init(from decoder: any Decoder) throws {
+        let tag = try decoder.singleValueContainer().decode(String.self)
+        self = try ParlanceLocale(tag)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
+}
+
+/// Why a locale tag was refused. The message names the supported languages.
+public enum LocaleError: Error, Sendable, Equatable, CustomStringConvertible {
+    case malformed(String, supported: [String])
+    case unsupported(String, supported: [String])
+
+    public var description: String {
+        switch self {
+        case .malformed(let tag, let supported):
+            "malformed locale '\(tag)': expected a BCP 47 tag such as 'es-ES' or 'fr'; supported languages: \(supported.joined(separator: ", "))"
+        case .unsupported(let tag, let supported):
+            "unsupported locale '\(tag)': supported languages are \(supported.joined(separator: ", "))"
+        }
+    }
+}

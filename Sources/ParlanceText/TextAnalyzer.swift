@@ -1,0 +1,57 @@
+import ParlanceICU
+import Synchronization
+
+/// The text layer's entry point: tokens and typed values of an utterance in a locale.
+///
+/// ```swift
+/// let analyzer = TextAnalyzer.shared
+/// let analysis = try analyzer.analyze("Paga veinte euros a Bobo", locale: ParlanceLocale("es-ES"),
+///                                     referenceTime: ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00"))
+/// analysis.entities  // [currencyAmount {"amount": 20, "currency": "EUR"} at [5, 17)]
+/// ```
+///
+/// Thread-safe: call it from as many tasks as you like. Each language's data is built once,
+/// on first use, and shared.
+public final class TextAnalyzer: Sendable {
+    public static let shared = TextAnalyzer()
+
+    private let packs = Mutex<[String: LanguagePack]>([:])
+
+    public init() {}
+
+    /// The language pack for a locale's language, built on first use.
+    public func pack(for locale: ParlanceLocale) throws -> LanguagePack {
+        try packs.withLock { packs in
+            if let pack = packs[locale.language] { return pack }
+            let pack = try LanguagePack(language: locale.language)
+            packs[locale.language] = pack
+            return pack
+        }
+    }
+
+    /// The tokens of an utterance.
+    public func tokenize(_ text: String, locale: ParlanceLocale) throws -> [Token] {
+        try pack(for: locale).tokenizer.tokenize(text)
+    }
+
+    /// Tokens and typed values (numbers, amounts, dates, durations, distances).
+    public func analyze(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> TextAnalysis {
+        let pack = try pack(for: locale)
+        let tokens = pack.tokenizer.tokenize(text)
+        let entities = pack.entities(in: tokens, text: text, locale: locale, reference: referenceTime)
+        return TextAnalysis(locale: locale, text: text, referenceTime: referenceTime.description, tokens: tokens, entities: entities)
+    }
+}
+
+/// What `parlance tokens` prints: the utterance, its tokens and its typed values.
+public struct TextAnalysis: Sendable, Hashable, Codable {
+    public let locale: ParlanceLocale
+    public let text: String
+    /// The reference time dates were resolved against (ISO 8601).
+    public let referenceTime: String
+    public let tokens: [Token]
+    public let entities: [Entity]
+}
+
+/// The version of the system ICU behind the text layer, e.g. "72.1".
+public var icuVersion: String { ParlanceICU.icuVersion }

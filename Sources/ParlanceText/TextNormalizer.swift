@@ -1,0 +1,96 @@
+import ParlanceICU
+import Synchronization
+
+/// The normalized forms of a piece of text. The original is always kept.
+public struct NormalizedText: Sendable, Hashable, Codable {
+    /// The text as given.
+    public let original: String
+    /// NFKC with case folding: "Straße" → "strasse", "ＢＯＢＯ" → "bobo".
+    public let folded: String
+    /// Case and diacritics folded, apostrophes unified: "Íñigo" → "inigo".
+    public let key: String
+    /// Latin transliteration of the key for cross-script matching: "Ёлка" → "elka",
+    /// "北京" → "bei jing".
+    public let latin: String
+}
+
+/// Normalization for matching. Thread-safe; the transliterator is shared.
+public enum TextNormalizer {
+    /// NFKC case folding.
+    public static func fold(_ text: String) -> String {
+        if let ascii = asciiLowercased(text) { return ascii }
+        return (try? ICUNormalizer.nfkcCasefold(text)) ?? text.lowercased()
+    }
+
+    /// The matching key: case and diacritics folded, typographic apostrophes and hyphens unified.
+    public static func key(_ text: String) -> String {
+        if let ascii = asciiLowercased(text) { return ascii }
+        let folded = (try? ICUNormalizer.foldKey(text)) ?? text.lowercased()
+        return unifyPunctuation(folded)
+    }
+
+    /// Latin, ASCII transliteration of any script, lowercased: "Wei Zhang", "魏章" → "wei zhang".
+    public static func latin(_ text: String) -> String {
+        if let ascii = asciiLowercased(text) { return ascii }
+        let transliterated = (try? latinTransliterator?.transliterate(text)) ?? text
+        return key(transliterated)
+    }
+
+    /// `latin(key)` for a key with letters outside the Latin script, else the key itself
+    /// (transliteration is not cheap, and Latin text needs none).
+    static func latinIfNeeded(_ key: String) -> String {
+        for scalar in key.unicodeScalars where !scalar.isASCII {
+            let value = scalar.value
+            // Latin-1 Supplement, Latin Extended-A/B, IPA, spacing modifiers, combining marks,
+            // Latin Extended Additional, general punctuation: already Latin.
+            if value < 0x0370 || (0x1E00...0x1EFF).contains(value) || (0x2000...0x206F).contains(value) { continue }
+            return latin(key)
+        }
+        return key
+    }
+
+    /// All forms at once.
+    public static func normalize(_ text: String) -> NormalizedText {
+        NormalizedText(original: text, folded: fold(text), key: key(text), latin: latin(text))
+    }
+
+    static let latinTransliterator: Transliterator? = try? Transliterator(id: "Any-Latin; Latin-ASCII")
+
+    /// Apostrophe-like and hyphen-like characters that people type interchangeably.
+    static func unifyPunctuation(_ text: String) -> String {
+        var needs = false
+        for scalar in text.unicodeScalars where apostrophes.contains(scalar) || hyphens.contains(scalar) {
+            needs = true
+            break
+        }
+        guard needs else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if apostrophes.contains(scalar) {
+                result.append("'")
+            } else if hyphens.contains(scalar) {
+                result.append("-")
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    // U+2019 RIGHT SINGLE QUOTATION MARK, U+02BC MODIFIER LETTER APOSTROPHE, U+2018, U+00B4, U+FF07
+    static let apostrophes: Set<Unicode.Scalar> = ["\u{2019}", "\u{02BC}", "\u{2018}", "\u{00B4}", "\u{FF07}"]
+    // U+2010 HYPHEN, U+2011 NON-BREAKING HYPHEN, U+2012 FIGURE DASH, U+2013 EN DASH
+    static let hyphens: Set<Unicode.Scalar> = ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}"]
+
+    /// Lowercase ASCII without touching ICU, or nil when the text is not plain ASCII.
+    @inline(__always)
+    static func asciiLowercased(_ text: String) -> String? {
+        var utf8 = Array(text.utf8)
+        for i in utf8.indices {
+            let b = utf8[i]
+            if b >= 0x80 { return nil }
+            if b >= 0x41 && b <= 0x5A { utf8[i] = b + 0x20 }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+}

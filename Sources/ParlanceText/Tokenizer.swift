@@ -1,0 +1,223 @@
+import ParlanceICU
+
+/// Splits an utterance into tokens with ICU word breaking for the language (dictionary
+/// segmentation for Japanese, Chinese, Thai), then splits what ICU keeps together but
+/// matching needs apart: elisions ("d'hier" → "d'" + "hier"), enclitic pronouns
+/// ("mándale" → "manda" + "le"), a number glued to a unit ("20km" → "20" + "km").
+///
+/// Thread-safe: every call borrows its own break iterator.
+public final class Tokenizer: Sendable {
+    public let language: String
+    private let breaker: WordBreaker
+    /// Elided forms by key, longest first: ("qu'", "que").
+    private let elisions: [(key: String, expansion: String)]
+    private let clitics: CliticSplitter?
+
+    public convenience init(language: String) throws {
+        let data = try LanguageResources.load(TokenizerData.self, file: "tokenizer.json", language: language)
+        try self.init(language: language, data: data)
+    }
+
+    init(language: String, data: TokenizerData) throws {
+        self.language = language
+        self.breaker = try WordBreaker(locale: language)
+        self.elisions = data.elisions.map { (TextNormalizer.key($0.key), $0.value) }.sorted { $0.key.count > $1.key.count }
+        self.clitics = data.clitics.map(CliticSplitter.init)
+    }
+
+    /// The tokens of `text`, in order. Whitespace and invisible format characters (bidi
+    /// controls, zero-width joiners between words) are not tokens.
+    public func tokenize(_ text: String) -> [Token] {
+        let utf16 = Array(text.utf16)
+        guard !utf16.isEmpty, let segments = try? breaker.segments(utf16) else { return [] }
+        let offsets = ScalarOffsets(utf16)
+        var tokens: [Token] = []
+        tokens.reserveCapacity(segments.count / 2 + 1)
+        for segment in Self.splitAtSpaces(segments, utf16) {
+            let piece = String(decoding: utf16[segment.start..<segment.end], as: UTF16.self)
+            let span = Span(offsets[segment.start], offsets[segment.end])
+            switch segment.category {
+            case .number:
+                tokens.append(makeToken(piece, span: span, kind: .number))
+            case .letter, .kana, .ideographic:
+                splitWord(piece, span: span, into: &tokens)
+            case .none:
+                guard let kind = Self.classify(piece) else { continue }
+                tokens.append(makeToken(piece, span: span, kind: kind))
+            }
+        }
+        return tokens
+    }
+
+    private func makeToken(_ text: String, span: Span, kind: TokenKind, normalized: String? = nil) -> Token {
+        let normalized = normalized ?? TextNormalizer.fold(text)
+        let key = TextNormalizer.key(normalized)
+        return Token(text: text, normalized: normalized, key: key, latin: TextNormalizer.latinIfNeeded(key), kind: kind, span: span)
+    }
+
+    private func splitWord(_ word: String, span: Span, into tokens: inout [Token]) {
+        let scalars = Array(word.unicodeScalars)
+        // A number glued to letters: "20km", "5th", "1er".
+        if let first = scalars.first, first.properties.numericType != nil, first.isASCII {
+            let digits = scalars.prefix { $0.isASCII && $0.properties.numericType != nil }.count
+            if digits < scalars.count, scalars[digits].properties.isAlphabetic {
+                tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<digits])), span: Span(span.start, span.start + digits), kind: .number))
+                splitWord(String(String.UnicodeScalarView(scalars[digits...])), span: Span(span.start + digits, span.end), into: &tokens)
+                return
+            }
+        }
+        let key = TextNormalizer.key(word)
+        // Elision: "d'hier", "l’album", "qu'il".
+        for elision in elisions where key.count > elision.key.count && key.hasPrefix(elision.key) {
+            let length = elision.key.unicodeScalars.count
+            guard length < scalars.count else { break }
+            tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<length])), span: Span(span.start, span.start + length), kind: .word, normalized: elision.expansion))
+            splitWord(String(String.UnicodeScalarView(scalars[length...])), span: Span(span.start + length, span.end), into: &tokens)
+            return
+        }
+        if let clitics, let split = clitics.split(scalars) {
+            var start = span.start
+            tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<split.baseLength])), span: Span(start, start + split.baseLength), kind: .word, normalized: split.baseNormalized))
+            start += split.baseLength
+            for pronoun in split.pronouns {
+                let text = String(String.UnicodeScalarView(scalars[(start - span.start)..<(start - span.start + pronoun.length)]))
+                tokens.append(makeToken(text, span: Span(start, start + pronoun.length), kind: .word, normalized: pronoun.normalized))
+                start += pronoun.length
+            }
+            return
+        }
+        tokens.append(makeToken(word, span: span, kind: .word))
+    }
+
+    /// ICU joins across U+202F NARROW NO-BREAK SPACE (an ExtendNumLet since Unicode 14), so
+    /// French "5\u{202F}km" and "1\u{202F}234" come as one segment: split them at the space.
+    static func splitAtSpaces(_ segments: [WordSegment], _ utf16: [UInt16]) -> [WordSegment] {
+        func isSpace(_ unit: UInt16) -> Bool { unit == 0x202F || unit == 0x00A0 || unit == 0x2007 }
+        guard segments.contains(where: { $0.category != .none && $0.end - $0.start > 1 && utf16[$0.start..<$0.end].contains(where: isSpace) }) else {
+            return segments
+        }
+        var result: [WordSegment] = []
+        for segment in segments {
+            guard segment.category != .none, utf16[segment.start..<segment.end].contains(where: isSpace) else {
+                result.append(segment)
+                continue
+            }
+            var start = segment.start
+            for i in segment.start...segment.end where i == segment.end || isSpace(utf16[i]) {
+                if i > start {
+                    let first = utf16[start]
+                    let category: WordSegment.Category = (0x30...0x39).contains(first) ? .number : segment.category == .number ? .letter : segment.category
+                    result.append(WordSegment(start: start, end: i, category: category))
+                }
+                start = i + 1
+            }
+        }
+        return result
+    }
+
+    /// Punctuation or symbol for a segment ICU's word rules leave unclassified; nil for
+    /// whitespace and invisible characters.
+    static func classify(_ piece: String) -> TokenKind? {
+        var visible: Unicode.Scalar?
+        for scalar in piece.unicodeScalars {
+            let properties = scalar.properties
+            if properties.isWhitespace || properties.generalCategory == .format || properties.generalCategory == .control {
+                continue
+            }
+            visible = scalar
+            break
+        }
+        guard let scalar = visible else { return nil }
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return .punctuation
+        default:
+            return .symbol
+        }
+    }
+}
+
+/// Maps UTF-16 offsets of a text to Unicode scalar offsets.
+struct ScalarOffsets {
+    private let table: [Int32]
+
+    init(_ utf16: [UInt16]) {
+        var table = [Int32](repeating: 0, count: utf16.count + 1)
+        var scalar: Int32 = 0
+        var i = 0
+        while i < utf16.count {
+            table[i] = scalar
+            if UTF16.isLeadSurrogate(utf16[i]), i + 1 < utf16.count, UTF16.isTrailSurrogate(utf16[i + 1]) {
+                table[i + 1] = scalar
+                i += 2
+            } else {
+                i += 1
+            }
+            scalar += 1
+        }
+        table[utf16.count] = scalar
+        self.table = table
+    }
+
+    subscript(_ utf16Offset: Int) -> Int { Int(table[utf16Offset]) }
+}
+
+/// Splits enclitic pronouns off verb forms, from the language's `tokenizer.json`.
+struct CliticSplitter: Sendable {
+    struct Split {
+        var baseLength: Int
+        var baseNormalized: String
+        var pronouns: [(length: Int, normalized: String)]
+    }
+
+    private let pronouns: [String: String]
+    private let longestPronoun: Int
+    private let verbs: [String: String]
+    private let verbEndings: [String]
+    private let accentFolding: [Character: Character]
+    private let maxPronouns: Int
+
+    init(_ data: TokenizerData.CliticData) {
+        var pronouns: [String: String] = [:]
+        for (form, normalized) in data.pronouns { pronouns[TextNormalizer.key(form)] = normalized }
+        self.pronouns = pronouns
+        self.longestPronoun = pronouns.keys.map(\.count).max() ?? 0
+        var verbs: [String: String] = [:]
+        for verb in data.verbs where verbs[TextNormalizer.key(verb)] == nil { verbs[TextNormalizer.key(verb)] = TextNormalizer.fold(verb) }
+        self.verbs = verbs
+        self.verbEndings = data.verbEndings.map(TextNormalizer.key)
+        var folding: [Character: Character] = [:]
+        for (from, to) in data.accentFolding { if let f = from.first, let t = to.first { folding[f] = t } }
+        self.accentFolding = folding
+        self.maxPronouns = data.maxPronouns
+    }
+
+    func split(_ scalars: [Unicode.Scalar]) -> Split? {
+        guard !pronouns.isEmpty, scalars.count >= 3 else { return nil }
+        return split(scalars, end: scalars.count, found: [])
+    }
+
+    private func split(_ scalars: [Unicode.Scalar], end: Int, found: [(Int, String)]) -> Split? {
+        guard found.count < maxPronouns else { return nil }
+        for length in stride(from: min(longestPronoun, end - 2), through: 1, by: -1) {
+            let suffix = String(String.UnicodeScalarView(scalars[(end - length)..<end]))
+            guard let normalized = pronouns[TextNormalizer.key(suffix)] else { continue }
+            let pronounsSoFar = [(length, normalized)] + found
+            let base = String(String.UnicodeScalarView(scalars[..<(end - length)]))
+            if let baseNormalized = verbForm(base) {
+                return Split(baseLength: end - length, baseNormalized: baseNormalized, pronouns: pronounsSoFar)
+            }
+            if let deeper = split(scalars, end: end - length, found: pronounsSoFar) { return deeper }
+        }
+        return nil
+    }
+
+    /// The normalized verb when `base` is a verb form that takes clitics.
+    private func verbForm(_ base: String) -> String? {
+        let key = TextNormalizer.key(base)
+        if let verb = verbs[key] { return verb }
+        guard key.count >= 4, verbEndings.contains(where: { key.hasSuffix($0) }) else { return nil }
+        return String(TextNormalizer.fold(base).map { accentFolding[$0] ?? $0 })
+    }
+}

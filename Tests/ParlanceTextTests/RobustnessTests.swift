@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import ParlanceText
+
+/// Awkward input must neither crash nor hang, and every span must point at its own text.
+@Suite struct RobustnessTests {
+    static let awkward: [String] = [
+        "", " ", "\n\t ", "...", "?!¿¡", "—–-", "'''", "’", "d'", "l'", "qu'",
+        "\u{202E}Bobo\u{202C}", "\u{200F}\u{200E}\u{2066}\u{2069}", "\u{200B}\u{200D}\u{FEFF}",
+        "👩🏽‍💻👨‍👩‍👧‍👦🏳️‍🌈", "👍🏻👍🏼👍🏽👍🏾👍🏿", "e\u{301}\u{302}\u{303}\u{304}", "\u{301}\u{301}", "Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇",
+        "\u{0000}", "\u{FFFD}", "\u{1F600}\u{FE0F}", "ﷺ", "𝕄𝕠𝕟𝕜𝕖𝕪ℂ𝕙𝕒𝕥", "ＭｏｎｋｅｙＣｈａｔ",
+        "20€$£¥₩", "1.2.3.4.5", "1/2/3/4", "2026-13-45", "99/99/9999", "0.0000001", "123456789012345678901234567890",
+        "veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte",
+        "the day before the day before yesterday", "last last last Monday", "5 5 5 5 km km km",
+        "مرحبا بوبو", "שלום", "สวัสดีครับ", "안녕하세요", "Привет, Бобо!",
+    ]
+
+    @Test(arguments: ParlanceLocale.supportedLanguages)
+    func awkwardStrings(language: String) throws {
+        let locale = try ParlanceLocale(language)
+        let reference = try ReferenceTime(iso8601: CaseFiles.referenceTime)
+        for text in Self.awkward {
+            try check(text, locale, reference)
+        }
+    }
+
+    @Test(arguments: ["en", "fr", "ja"])
+    func hundredThousandCharacters(language: String) throws {
+        let piece = "Envoie 20 € à Bobo d'hier, 👍🏽 e\u{301} \u{202E}x\u{202C} 北京 "
+        let text = String(repeating: piece, count: 100_000 / piece.count + 1)
+        #expect(text.count >= 100_000)
+        let analysis = try check(text, try ParlanceLocale(language), try ReferenceTime(iso8601: CaseFiles.referenceTime))
+        #expect(analysis.tokens.count > 10_000)
+    }
+
+    /// Random strings from a mix of scripts, marks, digits and punctuation (fixed seed).
+    @Test(arguments: ParlanceLocale.supportedLanguages)
+    func randomStrings(language: String) throws {
+        var random = SplitMix64(seed: 2026_11_21)
+        let alphabet = Array("aeiouñçßÉé\u{301}\u{308} '’-.,/:;!?0123456789€$£北京東ボ\u{200B}\u{202E}👍🏽ЁлкаΩ\t\n")
+        let locale = try ParlanceLocale(language)
+        let reference = try ReferenceTime(iso8601: CaseFiles.referenceTime)
+        for _ in 0..<300 {
+            let length = Int(random.next() % 40)
+            let text = String((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            try check(text, locale, reference)
+        }
+    }
+
+    @discardableResult
+    func check(_ text: String, _ locale: ParlanceLocale, _ reference: ReferenceTime) throws -> TextAnalysis {
+        let analysis = try TextAnalyzer.shared.analyze(text, locale: locale, referenceTime: reference)
+        let scalars = Array(text.unicodeScalars)
+        func slice(_ span: Span) -> String { String(String.UnicodeScalarView(scalars[span.start..<span.end])) }
+        var previousEnd = 0
+        for token in analysis.tokens {
+            #expect(token.span.start >= previousEnd && token.span.end <= scalars.count, "token span out of order in \(text.debugDescription)")
+            #expect(token.span.count > 0)
+            #expect(slice(token.span) == token.text, "token text is not its span in \(text.debugDescription)")
+            previousEnd = token.span.end
+        }
+        previousEnd = 0
+        for entity in analysis.entities {
+            #expect(entity.span.start >= previousEnd && entity.span.end <= scalars.count)
+            #expect(slice(entity.span) == entity.text)
+            previousEnd = entity.span.end
+        }
+        _ = try ParlanceJSON.line(analysis)
+        return analysis
+    }
+}
+
+/// A small deterministic generator, so failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

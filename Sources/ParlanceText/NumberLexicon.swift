@@ -144,11 +144,24 @@ struct NumberLexicon: Sendable {
     /// compounds do ("zweitausendfünfhundert").
     private func compound(at i: Int, in stream: TokenStream) -> NumberMatch? {
         let key = stream.keys[i]
-        guard key.count >= 8, stream.token(i).kind == .word, let lenient,
-            vocabulary.contains(where: { $0.count >= 3 && key.hasPrefix($0) }),
+        guard key.count >= 8, stream.token(i).kind == .word, let lenient, isMadeOfNumberWords(key),
             let decimal = lenient.parseWhole(stream.token(i).normalized), let value = Decimal(string: decimal)
         else { return nil }
         return NumberMatch(start: i, end: i + 1, value: value, isDigits: false, isWeak: false)
+    }
+
+    /// Whether a word splits entirely into number words ("zweitausendfünfhundert" →
+    /// zwei·tausend·fünf·hundert), which is cheap to check, unlike ICU's lenient parse.
+    private func isMadeOfNumberWords(_ key: String) -> Bool {
+        let characters = Array(key)
+        var reachable = [Bool](repeating: false, count: characters.count + 1)
+        reachable[0] = true
+        for start in 0..<characters.count where reachable[start] {
+            for end in stride(from: start + 2, through: min(characters.count, start + 12), by: 1) where !reachable[end] {
+                if vocabulary.contains(String(characters[start..<end])) { reachable[end] = true }
+            }
+        }
+        return reachable[characters.count]
     }
 
     /// The longest prefix of units [start, end) that ICU's lenient parse reads completely.

@@ -6,6 +6,7 @@ import PackageDescription
 //   CParlanceICU    a small C target over ICU whose public header exposes no ICU type
 //   ParlanceICU     the only Swift code that knows ICU
 //   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
+//   ParlanceParser  intent templates compiled to a matcher, app names; grammars in Grammar/Languages/<code>/
 //   Parlance        the library users import (re-exports the stages)
 //   parlance        the command-line tool (swift-argument-parser), thin over the library
 let package = Package(
@@ -37,8 +38,13 @@ let package = Package(
             resources: [.copy("Languages")]
         ),
         .target(
+            name: "ParlanceParser",
+            dependencies: ["ParlanceText", "ParlanceICU"],
+            resources: [.copy("Grammar")]
+        ),
+        .target(
             name: "Parlance",
-            dependencies: ["ParlanceText"]
+            dependencies: ["ParlanceText", "ParlanceParser"]
         ),
         .executableTarget(
             name: "ParlanceCommand",
@@ -50,6 +56,11 @@ let package = Package(
         .testTarget(
             name: "ParlanceICUTests",
             dependencies: ["ParlanceICU"]
+        ),
+        .testTarget(
+            name: "ParlanceParserTests",
+            dependencies: ["ParlanceParser"],
+            exclude: ["Cases"]
         ),
         .testTarget(
             name: "ParlanceTextTests",

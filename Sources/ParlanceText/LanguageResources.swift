@@ -37,7 +37,8 @@ public enum LanguageResources {
         }
     }
 
-    static func describe(_ error: DecodingError) -> String {
+    /// A decoding error as "at .apps[0].name: expected String …".
+    public static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "(top level)" : keys
@@ -66,6 +67,9 @@ struct TokenizerData: Decodable, Sendable {
     /// Elided forms and what they stand for: "d'" → "de". A token that starts with one
     /// of them followed by a word is split in two ("d'hier" → "d'" + "hier").
     var elisions: [String: String]
+    /// Endings split off a word as their own token: English possessive "'s" ("Ana's" →
+    /// "Ana" + "'s").
+    var suffixes: [String]
     /// Pronouns attached to the end of verbs (Spanish and Italian enclitics).
     var clitics: CliticData?
 

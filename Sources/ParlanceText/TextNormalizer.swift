@@ -38,7 +38,7 @@ public enum TextNormalizer {
 
     /// `latin(key)` for a key with letters outside the Latin script, else the key itself
     /// (transliteration is not cheap, and Latin text needs none).
-    static func latinIfNeeded(_ key: String) -> String {
+    public static func latinIfNeeded(_ key: String) -> String {
         for scalar in key.unicodeScalars where !scalar.isASCII {
             let value = scalar.value
             // Latin-1 Supplement, Latin Extended-A/B, IPA, spacing modifiers, combining marks,

@@ -12,6 +12,7 @@ public final class Tokenizer: Sendable {
     /// Elided forms by key, longest first: ("qu'", "que").
     private let elisions: [(key: String, expansion: String)]
     private let clitics: CliticSplitter?
+    private let suffixes: [String]
 
     public convenience init(language: String) throws {
         let data = try LanguageResources.load(TokenizerData.self, file: "tokenizer.json", language: language)
@@ -23,6 +24,7 @@ public final class Tokenizer: Sendable {
         self.breaker = try WordBreaker(locale: language)
         self.elisions = data.elisions.map { (TextNormalizer.key($0.key), $0.value) }.sorted { $0.key.count > $1.key.count }
         self.clitics = data.clitics.map(CliticSplitter.init)
+        self.suffixes = data.suffixes.map(TextNormalizer.key).sorted { $0.count > $1.count }
     }
 
     /// The tokens of `text`, in order. Whitespace and invisible format characters (bidi
@@ -73,6 +75,13 @@ public final class Tokenizer: Sendable {
             guard length < scalars.count else { break }
             tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<length])), span: Span(span.start, span.start + length), kind: .word, normalized: elision.expansion))
             splitWord(String(String.UnicodeScalarView(scalars[length...])), span: Span(span.start + length, span.end), into: &tokens)
+            return
+        }
+        for suffix in suffixes where key.count > suffix.count + 1 && key.hasSuffix(suffix) {
+            let length = suffix.unicodeScalars.count
+            guard length < scalars.count else { break }
+            splitWord(String(String.UnicodeScalarView(scalars[..<(scalars.count - length)])), span: Span(span.start, span.end - length), into: &tokens)
+            tokens.append(makeToken(String(String.UnicodeScalarView(scalars[(scalars.count - length)...])), span: Span(span.end - length, span.end), kind: .word))
             return
         }
         if let clitics, let split = clitics.split(scalars) {

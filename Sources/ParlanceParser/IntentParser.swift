@@ -1,0 +1,337 @@
+import Foundation
+import ParlanceICU
+import ParlanceText
+import Synchronization
+
+/// Turns an utterance into an intent (domain, intent, app, parameters), per the intent
+/// catalogue, using the apps and vocabularies of a context.
+///
+/// ```swift
+/// let parser = try IntentParser(context: .demo)
+/// let result = try parser.parse("MonkeyChat Bobo send more bananas", locale: ParlanceLocale("en-US"))
+/// result.intent?.name                          // "sendMessage"
+/// result.intent?.values("recipients").first?.raw  // "Bobo"
+/// ```
+///
+/// Build one parser per context and share it: it is `Sendable`, and `parse` may be called
+/// from many tasks at once. Each language's grammar is compiled on first use.
+public final class IntentParser: Sendable {
+    public let context: ParserContext
+    let catalogue: IntentCatalogue
+    let analyzer: TextAnalyzer
+    private let grammars = Mutex<[String: LanguageGrammar]>([:])
+    private let vocabularies = Mutex<[String: [String: PhraseSet]]>([:])
+    private let appKeys: [(app: AppDefinition, keys: [String])]
+
+    public init(context: ParserContext, analyzer: TextAnalyzer = .shared) throws {
+        self.context = context
+        self.catalogue = .standard
+        self.analyzer = analyzer
+        self.appKeys = context.apps.map { app in
+            (app, app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) })
+        }
+    }
+
+    /// The languages with an intent grammar.
+    public static var supportedLanguages: [String] { LanguageGrammar.availableLanguages }
+
+    /// Parses one utterance. `referenceTime` resolves relative dates (default: now).
+    public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime = .now()) throws -> ParseResult {
+        let grammar = try grammar(for: locale.language)
+        let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
+        let units = IntentParser.units(analysis.tokens)
+        let scalars = Array(text.unicodeScalars)
+        var notes: [String] = []
+        let mentions = findMentions(units, notes: &notes)
+        let vocabularies = try vocabularies(for: locale.language, grammar: grammar)
+
+        var candidates: [Candidate] = []
+        // No app named (or the app name taken as ordinary words).
+        candidates += match(grammar.main, grammar, units: units, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: nil, bonus: 0)
+        for mention in mentions {
+            let removal = mentionExtent(mention, units: units, grammar: grammar, entities: analysis.entities, vocabularies: vocabularies)
+            var rest = units
+            rest.removeSubrange(removal)
+            let bonus = MatchScores.literal * Double(removal.count)
+            candidates += match(grammar.main, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
+            // The app name as the verb: "MonkeyChat Bobo send more bananas".
+            if mention.isLeading(units, removal) {
+                candidates += match(grammar.verbified, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
+                    .filter { mention.app.handles($0.intent) }
+            }
+        }
+        return decide(candidates, units: units, grammar: grammar, notes: notes, mentions: mentions)
+    }
+
+    // MARK: - Units and mentions
+
+    static func units(_ tokens: [Token]) -> [MatchUnit] {
+        var units: [MatchUnit] = []
+        var comma = false
+        for token in tokens {
+            if token.kind == .punctuation && token.key != ":" {
+                if token.key == "," || token.key == "、" || token.key == "，" { comma = true }
+                continue
+            }
+            units.append(MatchUnit(key: token.key, token: token, commaBefore: comma))
+            comma = false
+        }
+        return units
+    }
+
+    static func compact(_ key: String) -> String { key.filter { $0 != " " && $0 != "-" && $0 != "'" && $0 != "." } }
+
+    struct Mention {
+        var app: AppDefinition
+        var range: Range<Int>
+        var said: String
+
+        /// Whether the mention opens the request (possibly after a wake word), with nothing
+        /// but the name removed: the app name is then the verb.
+        func isLeading(_ units: [MatchUnit], _ removal: Range<Int>) -> Bool {
+            removal == range && (range.lowerBound == 0 || range.lowerBound <= 3)
+        }
+    }
+
+    /// App names in the units: the name or an alternative, case-, accent- and
+    /// spacing-insensitive ("monkey chat"), with one slip allowed in long names
+    /// ("MonkyChat"), or inflected as a verb ("MonkeyChatte"). A name that only looks
+    /// like an app name (confusable letters from another script) is not that app.
+    func findMentions(_ units: [MatchUnit], notes: inout [String]) -> [Mention] {
+        var mentions: [Mention] = []
+        var i = 0
+        while i < units.count {
+            var found: Mention?
+            for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
+                let range = i..<(i + length)
+                let joined = IntentParser.compact(units[range].map(\.key).joined())
+                for (app, names) in appKeys {
+                    let exact = names.contains(joined)
+                    let slip = !exact && names.contains { $0.count >= 8 && EditDistance.withinOne(joined, $0) }
+                    let inflected = !exact && length == 1 && names.contains { joined.count > $0.count && joined.count <= $0.count + 3 && joined.hasPrefix($0) && $0.count >= 6 }
+                    guard exact || slip || inflected else { continue }
+                    let said = units[range].map(\.token.text).joined(separator: " ")
+                    // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
+                    let key = TextNormalizer.key(said)
+                    if Confusables.isSuspicious(said) || TextNormalizer.latinIfNeeded(key) != key {
+                        notes.append("'\(said)' looks like \(app.name) but mixes scripts: not taken as the app")
+                        continue
+                    }
+                    found = Mention(app: app, range: range, said: said)
+                    break
+                }
+                if found != nil { break }
+            }
+            if let found {
+                mentions.append(found)
+                i = found.range.upperBound
+            } else {
+                i += 1
+            }
+        }
+        return mentions
+    }
+
+    /// The mention and the words that go with it ("on MonkeyChat", "open MonkeyFit and").
+    func mentionExtent(_ mention: Mention, units: [MatchUnit], grammar: LanguageGrammar, entities: [Entity], vocabularies: [String: PhraseSet]) -> Range<Int> {
+        let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
+        let matcher = AutomatonMatcher(automaton: grammar.mention.automaton, oracle: oracle)
+        var best = mention.range
+        for start in stride(from: mention.range.lowerBound, through: max(0, mention.range.lowerBound - 5), by: -1) {
+            for end in mention.range.upperBound...min(units.count, mention.range.upperBound + 3) {
+                let accepted = matcher.run(start: grammar.mention.start, accepting: Set(grammar.mention.accepting.keys), from: start, to: end)
+                if !accepted.isEmpty, end - start > best.count { best = start..<end }
+            }
+        }
+        return best
+    }
+
+    // MARK: - Matching
+
+    struct Candidate {
+        var intent: String
+        var score: Double
+        var path: MatchPath
+        var units: [MatchUnit]
+        var mention: Mention?
+        var coverage: Double
+        var template: SentenceFile.Template?
+        var scalars: [Unicode.Scalar]
+        var dotted: PhraseSet
+    }
+
+    private func match(
+        _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
+        vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double
+    ) -> [Candidate] {
+        guard !units.isEmpty else { return [] }
+        var entityUnits: [Int: [(end: Int, entity: Entity)]] = [:]
+        for entity in entities {
+            guard let start = units.firstIndex(where: { $0.token.span.start == entity.span.start }) else { continue }
+            var end = start
+            while end < units.count, units[end].token.span.end <= entity.span.end { end += 1 }
+            if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
+        }
+        let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: grammar.enumerations,
+                                conjunctions: grammar.conjunctions, notNames: grammar.notNames, app: nil)
+        let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle)
+        let accepted = matcher.run(start: compiled.start, accepting: Set(compiled.accepting.keys), from: 0, to: units.count)
+        return accepted.compactMap { state, path in
+            guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
+            let template = grammar.templates[index]
+            // A template with no word of its own (a verbified one) stands only with an app name.
+            guard path.literals > 0 || mention != nil else { return nil }
+            let coverage = min(1, Double(path.literals) / Double(max(units.count, 1)))
+            return Candidate(intent: intent, score: path.score + bonus, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars, dotted: vocabularies["."] ?? PhraseSet())
+        }
+    }
+
+    // MARK: - Decision
+
+    private func decide(_ candidates: [Candidate], units: [MatchUnit], grammar: LanguageGrammar, notes: [String], mentions: [Mention]) -> ParseResult {
+        var notes = notes
+        // Best candidate per intent.
+        var best: [String: Candidate] = [:]
+        for c in candidates where best[c.intent].map({ c.score > $0.score }) ?? true { best[c.intent] = c }
+        let ranked = best.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.intent < $1.intent }
+        let mentionText = mentions.first.map { "\($0.said) → \($0.app.name)" }
+        guard let top = ranked.first else {
+            return ParseResult(intent: nil, alternatives: [], reason: "no template matched", explanation: Explanation(
+                decidedBy: "none", source: nil, score: nil, appMention: mentionText, notes: notes))
+        }
+        // An app was named but the best reading is for an intent it does not handle.
+        if let mention = top.mention ?? mentions.first, !mention.app.handles(top.intent) {
+            let handled = ranked.filter { mention.app.handles($0.intent) && $0.mention != nil }
+            if let alternative = handled.first, alternative.score >= top.score - 0.5 {
+                return result(alternative, ranked: ranked, notes: notes, mentionText: mentionText)
+            }
+            notes.append("the best reading is \(top.intent), which \(mention.app.name) does not handle")
+            return ParseResult(intent: nil, alternatives: ranked.prefix(3).map { frame($0) }, reason: "\(mention.app.name) does not handle \(top.intent)",
+                               explanation: Explanation(decidedBy: "template", source: top.template?.source, score: top.score, appMention: mentionText, notes: notes))
+        }
+        return result(top, ranked: ranked, notes: notes, mentionText: mentionText)
+    }
+
+    private func result(_ chosen: Candidate, ranked: [Candidate], notes: [String], mentionText: String?) -> ParseResult {
+        let alternatives = ranked.filter { $0.intent != chosen.intent }.prefix(3).map { frame($0) }
+        return ParseResult(intent: frame(chosen), alternatives: Array(alternatives), reason: nil, explanation: Explanation(
+            decidedBy: "template", source: chosen.template?.source, score: (chosen.score * 1000).rounded() / 1000, appMention: mentionText, notes: notes))
+    }
+
+    private func frame(_ c: Candidate) -> IntentFrame {
+        let spec = catalogue.intent(c.intent)!
+        let app: String? =
+            if let mention = c.mention { mention.app.name } else {
+                { let apps = context.apps(handling: c.intent); return apps.count == 1 ? apps[0].name : nil }()
+            }
+        var parameters: [Parameter] = []
+        let text = { (range: Range<Int>) -> (String, Span) in self.surface(c, range) }
+        for capture in c.path.captures where capture.parameter != "_" {
+            guard let p = spec.parameter(capture.parameter) ?? (capture.parameter == "goal" ? spec.parameter("goalValue") : nil) else { continue }
+            switch capture.value {
+            case .words:
+                let (raw, span) = text(capture.range)
+                parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: span))
+            case .list(let items):
+                for item in items {
+                    let (raw, span) = text(item)
+                    parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: span))
+                }
+            case .entity(let entity):
+                parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
+            case .enumeration(let value):
+                let (raw, span) = text(capture.range)
+                parameters.append(Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
+            case .goal(let entity):
+                guard case .duration(let m) = entity.value else {
+                    if case .distance(let m) = entity.value {
+                        parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
+                        parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+                    }
+                    continue
+                }
+                parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
+                parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+            case .app:
+                continue
+            }
+        }
+        for (name, value) in c.template?.fixed ?? [] {
+            let p = spec.parameter(name)
+            let typed: ParameterValue = p?.type == .boolean ? .boolean(value == "true") : .enumCase(value)
+            parameters.append(Parameter(name: name, value: typed, raw: value, span: nil))
+        }
+        let confidence = min(0.99, 0.6 + 0.39 * c.coverage)
+        return IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: (confidence * 1000).rounded() / 1000, parameters: parameters)
+    }
+
+    /// The utterance's own text from the first unit to the last, verbatim; a final "."
+    /// belongs to it when the vocabulary writes the name with one ("Bobo Jr.").
+    private func surface(_ c: Candidate, _ range: Range<Int>) -> (String, Span) {
+        let first = c.units[range.lowerBound].token.span.start
+        var last = c.units[range.upperBound - 1].token.span.end
+        if last < c.scalars.count, c.scalars[last] == ".", c.dotted.contains(c.units[range].map(\.key)[...]) { last += 1 }
+        return (String(String.UnicodeScalarView(c.scalars[first..<last])), Span(first, last))
+    }
+
+    private func value(_ entity: Entity, for p: ParameterSpec) -> ParameterValue {
+        switch entity.value {
+        case .number(let n): .number(n)
+        case .currencyAmount(let a): .currencyAmount(a)
+        case .date(let d): p.type == .dateRange ? .dateRange(DateRange(start: d, end: d)) : .date(d)
+        case .dateRange(let r): .dateRange(r)
+        case .duration(let m), .distance(let m): .number(m.amount)
+        }
+    }
+
+    // MARK: - Caches
+
+    func grammar(for language: String) throws -> LanguageGrammar {
+        guard LanguageGrammar.availableLanguages.contains(language) else {
+            throw ParseError.unsupportedLanguage(language, supported: LanguageGrammar.availableLanguages)
+        }
+        let tokenizer = try analyzer.pack(for: ParlanceLocale(language)).tokenizer
+        return try grammars.withLock { grammars in
+            if let grammar = grammars[language] { return grammar }
+            let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
+            grammars[language] = grammar
+            return grammar
+        }
+    }
+
+    func vocabularies(for language: String, grammar: LanguageGrammar) throws -> [String: PhraseSet] {
+        try vocabularies.withLock { cache in
+            if let sets = cache[language] { return sets }
+            var sets: [String: PhraseSet] = [:]
+            let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
+            for type in types {
+                var set = PhraseSet()
+                for phrase in context.vocabulary(type).map(\.phrase) + (grammar.vocabulary[type] ?? []) {
+                    set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
+                }
+                sets[type] = set
+            }
+            // Names written with a final "." ("Bobo Jr."), whose surface keeps it.
+            var dotted = PhraseSet()
+            for type in types {
+                for item in context.vocabulary(type) where item.phrase.hasSuffix(".") {
+                    dotted.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase)))
+                }
+            }
+            sets["."] = dotted
+            cache[language] = sets
+            return sets
+        }
+    }
+}
+
+public enum ParseError: Error, Sendable, CustomStringConvertible {
+    case unsupportedLanguage(String, supported: [String])
+
+    public var description: String {
+        switch self {
+        case .unsupportedLanguage(let language, let supported):
+            "no intent grammar for '\(language)': parsing supports \(supported.joined(separator: ", "))"
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import ParlanceText
+
+/// One language's intent grammar: its `.sentences` files compiled into automata, and its
+/// enum value lexicon (`values.json`). Built once per language; immutable.
+final class LanguageGrammar: Sendable {
+    /// The files of `Grammar/Languages/<code>/`: the same in every language.
+    static let sentenceFiles = ["common", "messaging", "calling", "payments", "rides", "workouts", "photos"]
+
+    struct Compiled: Sendable {
+        var automaton: Automaton
+        var start: Int
+        /// Accepting states and the intent each accepts.
+        var accepting: [Int: String]
+    }
+
+    let language: String
+    let templates: [SentenceFile.Template]
+    let main: Compiled
+    let verbified: Compiled
+    let mention: Compiled
+    let enumerations: [String: PhraseLexicon]
+    let conjunctions: Set<String>
+    let notNames: Set<String>
+    /// The language's common vocabulary by type (e.g. workout activities), used with the context's.
+    let vocabulary: [String: [String]]
+    let tokenizer: Tokenizer
+
+    static var directory: URL? { Bundle.module.url(forResource: "Languages", withExtension: nil, subdirectory: "Grammar") }
+
+    /// The languages that have an intent grammar.
+    static let availableLanguages: [String] = {
+        guard let directory, let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return entries.filter { !$0.hasPrefix(".") }.sorted()
+    }()
+
+    init(language: String, catalogue: IntentCatalogue, tokenizer: Tokenizer) throws {
+        self.language = language
+        self.tokenizer = tokenizer
+        guard let folder = LanguageGrammar.directory?.appendingPathComponent(language) else {
+            throw GrammarError.missing(language)
+        }
+        var rules: [String: TemplatePattern] = [:]
+        var templates: [SentenceFile.Template] = []
+        for name in LanguageGrammar.sentenceFiles {
+            let url = folder.appendingPathComponent("\(name).sentences")
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw GrammarError.file("\(language)/\(name).sentences", "cannot read the file")
+            }
+            let file = try SentenceFile.parse(text, file: "\(language)/\(name).sentences")
+            for (rule, pattern) in file.rules {
+                guard rules[rule] == nil else { throw GrammarError.file("\(language)/\(name).sentences", "rule <\(rule)> is defined twice") }
+                rules[rule] = pattern
+            }
+            templates += file.templates
+        }
+        for required in ["prefix", "suffix", "mention", "and"] where rules[required] == nil {
+            throw GrammarError.file("\(language)/common.sentences", "the rule <\(required)> is required")
+        }
+        self.templates = templates
+
+        func keys(_ word: String) -> [String] { LanguageGrammar.unitKeys(tokenizer.tokenize(word)) }
+        var builder = AutomatonBuilder(rules: rules, keys: keys)
+
+        func compile(verbified: Bool) throws -> Compiled {
+            builder.automaton = Automaton()
+            let start = builder.automaton.newState()
+            let hub = builder.automaton.newState()
+            builder.source = "\(language)/common.sentences <prefix>"
+            try builder.add(.rule("prefix"), from: start, to: hub)
+            var ends: [String: Int] = [:]
+            var accepting: [Int: String] = [:]
+            for (index, template) in templates.enumerated() where template.verbified == verbified {
+                guard let spec = catalogue.intent(template.intent) else {
+                    throw GrammarError.file(template.source, "unknown intent '\(template.intent)'")
+                }
+                for (parameter, value) in template.fixed {
+                    guard let p = spec.parameter(parameter), p.type == .boolean || (p.values ?? []).contains(value) else {
+                        throw GrammarError.file(template.source, "\(spec.name) has no value \(parameter)=\(value)")
+                    }
+                }
+                if ends[template.intent] == nil {
+                    let end = builder.automaton.newState()
+                    let final = builder.automaton.newState()
+                    builder.source = "\(language)/common.sentences <suffix>"
+                    try builder.add(.rule("suffix"), from: end, to: final)
+                    ends[template.intent] = end
+                    accepting[final] = template.intent
+                }
+                let templateEnd = builder.automaton.newState()
+                builder.source = template.source
+                builder.slot = { name in LanguageGrammar.slot(name, spec) }
+                do {
+                    try builder.add(template.pattern, from: hub, to: templateEnd)
+                } catch let error as TemplateSyntaxError {
+                    throw GrammarError.file(template.source, error.message)
+                }
+                builder.automaton.connect(templateEnd, .accept(index), ends[template.intent]!)
+            }
+            return Compiled(automaton: builder.automaton, start: start, accepting: accepting)
+        }
+        self.main = try compile(verbified: false)
+        self.verbified = try compile(verbified: true)
+
+        builder.automaton = Automaton()
+        let start = builder.automaton.newState()
+        let end = builder.automaton.newState()
+        builder.source = "\(language)/common.sentences <mention>"
+        builder.slot = { name in name == "app" ? Automaton.Slot(parameter: "app", kind: .app) : nil }
+        try builder.add(.rule("mention"), from: start, to: end)
+        self.mention = Compiled(automaton: builder.automaton, start: start, accepting: [end: "app"])
+
+        // Conjunctions: the grammar's <and> rule plus the one ICU's list patterns use.
+        var conjunctions = Set<String>()
+        LanguageGrammar.collectWords(rules["and"]!, into: &conjunctions, keys: keys)
+        self.conjunctions = conjunctions
+
+        let lexiconURL = folder.appendingPathComponent("lexicon.json")
+        let lexicon: LexiconFile
+        do {
+            lexicon = try JSONDecoder().decode(LexiconFile.self, from: Data(contentsOf: lexiconURL))
+        } catch let error as DecodingError {
+            throw GrammarError.file("\(language)/lexicon.json", LanguageResources.describe(error))
+        } catch {
+            throw GrammarError.file("\(language)/lexicon.json", "\(error)")
+        }
+        var enumerations: [String: PhraseLexicon] = [:]
+        for (parameter, cases) in lexicon.values {
+            let known = Set(catalogue.intents.flatMap(\.parameters).filter { $0.name == parameter }.flatMap { $0.type == .boolean ? ["true", "false"] : $0.values ?? [] })
+            var phrases = PhraseLexicon()
+            for (value, list) in cases {
+                guard known.contains(value) else {
+                    throw GrammarError.file("\(language)/lexicon.json", "\(parameter) has no value '\(value)' in the catalogue")
+                }
+                for phrase in list { phrases.insert(keys(phrase), value: value) }
+            }
+            enumerations[parameter] = phrases
+        }
+        self.notNames = Set(lexicon.notNames.flatMap(keys))
+        self.vocabulary = lexicon.vocabulary
+        self.enumerations = enumerations
+    }
+
+    /// `lexicon.json`: enum values in the language's words, words that are never names,
+    /// and common vocabulary (workout activities) that any context gets.
+    struct LexiconFile: Decodable {
+        var values: [String: [String: [String]]]
+        var notNames: [String]
+        var vocabulary: [String: [String]]
+    }
+
+    /// The keys of the units templates see: every token but punctuation other than ":".
+    static func unitKeys(_ tokens: [Token]) -> [String] {
+        tokens.filter { $0.kind != .punctuation || $0.key == ":" }.map(\.key)
+    }
+
+    static func collectWords(_ pattern: TemplatePattern, into set: inout Set<String>, keys: (String) -> [String]) {
+        switch pattern {
+        case .word(let w): set.formUnion(keys(w))
+        case .sequence(let items), .alternatives(let items): items.forEach { collectWords($0, into: &set, keys: keys) }
+        case .optional(let inner): collectWords(inner, into: &set, keys: keys)
+        case .rule, .slot: break
+        }
+    }
+
+    /// What `{name}` matches in a template of `intent`.
+    static func slot(_ name: String, _ intent: IntentSpec) -> Automaton.Slot? {
+        if name == "goal", intent.parameter("goalValue") != nil { return Automaton.Slot(parameter: "goal", kind: .goal) }
+        // {_}: a few words the request does not need ("mark [the first message] as read").
+        if name == "_" { return Automaton.Slot(parameter: "_", kind: .free(maxLength: 6, list: false, vocabulary: nil, perToken: MatchScores.wildcardToken, names: false)) }
+        guard let p = intent.parameter(name) else { return nil }
+        let kind: Automaton.Slot.Kind
+        switch p.type {
+        case .text: kind = .free(maxLength: 80, list: false, vocabulary: nil, perToken: MatchScores.textToken, names: false)
+        case .place: kind = .free(maxLength: 10, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.placeToken, names: false)
+        case .person:
+            kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.unknownNameToken, names: true)
+        case .string:
+            let perToken: Double? = p.closed ? nil : p.guarded ? MatchScores.guardedToken : MatchScores.placeToken
+            kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: perToken, names: false)
+        case .currencyAmount: kind = .entity(["currencyAmount"])
+        case .number, .integer: kind = .entity(["number"])
+        case .date: kind = .entity(["date"])
+        case .dateRange, .dateTime: kind = .entity(["date", "dateRange"])
+        case .enum, .boolean: kind = .enumeration
+        }
+        return Automaton.Slot(parameter: name, kind: kind)
+    }
+}
+
+public enum GrammarError: Error, Sendable, CustomStringConvertible {
+    case missing(String)
+    case file(String, String)
+
+    public var description: String {
+        switch self {
+        case .missing(let language): "no intent grammar for '\(language)'"
+        case .file(let file, let message): "grammar \(file): \(message)"
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import ParlanceText
+
+/// One unit of the stream that templates match: a word, number or symbol token, or ":".
+/// Other punctuation is left out of matching (it stays in the spans of free text).
+struct MatchUnit: Sendable {
+    var key: String
+    var token: Token
+    /// A comma stands between the previous unit and this one.
+    var commaBefore: Bool
+}
+
+/// What a slot captured.
+enum CapturedValue: Sendable {
+    case words
+    case list([Range<Int>])
+    case entity(Entity)
+    case enumeration(String)
+    case goal(Entity)
+    case app
+}
+
+struct Capture: Sendable {
+    var parameter: String
+    var range: Range<Int>
+    var value: CapturedValue
+}
+
+/// A path through the automaton: score so far, and what it captured (a persistent list).
+final class MatchPath: @unchecked Sendable {
+    let score: Double
+    let literals: Int
+    let capture: Capture?
+    let template: Int?
+    let parent: MatchPath?
+
+    init(score: Double, literals: Int, capture: Capture? = nil, template: Int? = nil, parent: MatchPath?) {
+        self.score = score
+        self.literals = literals
+        self.capture = capture
+        self.template = template
+        self.parent = parent
+    }
+
+    var captures: [Capture] {
+        var result: [Capture] = []
+        var node: MatchPath? = self
+        while let n = node {
+            if let c = n.capture { result.append(c) }
+            node = n.parent
+        }
+        return result.reversed()
+    }
+
+    var templateIndex: Int? {
+        var node: MatchPath? = self
+        while let n = node {
+            if let t = n.template { return t }
+            node = n.parent
+        }
+        return nil
+    }
+}
+
+/// Everything slot matching needs to know about the utterance and the context.
+struct SlotOracle {
+    var units: [MatchUnit]
+    /// Entities by the unit they start at: (end unit, entity).
+    var entities: [Int: [(end: Int, entity: Entity)]]
+    /// Vocabulary phrases by vocabulary type.
+    var vocabularies: [String: PhraseSet]
+    /// Enum lexicon by parameter name.
+    var enumerations: [String: PhraseLexicon]
+    /// Keys that join list items ("and", "y", "et").
+    var conjunctions: Set<String>
+    /// Words that cannot be (or start) a name: pronouns, articles ("tell me a joke").
+    var notNames: Set<String>
+    /// The app mention a mention pattern must cover, as a unit range.
+    var app: Range<Int>?
+}
+
+/// Key sequences of vocabulary phrases.
+struct PhraseSet: Sendable {
+    private var phrases: Set<[String]> = []
+    private(set) var longest = 0
+
+    mutating func insert(_ keys: [String]) {
+        guard !keys.isEmpty else { return }
+        phrases.insert(keys)
+        longest = max(longest, keys.count)
+    }
+
+    func contains(_ keys: ArraySlice<String>) -> Bool { phrases.contains(Array(keys)) }
+}
+
+/// Phrases of an enum parameter's values in one language: "missed" → ["missed", "unanswered"].
+struct PhraseLexicon: Sendable {
+    private(set) var entries: [[String]: String] = [:]
+    private(set) var longest = 0
+
+    mutating func insert(_ keys: [String], value: String) {
+        guard !keys.isEmpty else { return }
+        if entries[keys] == nil { entries[keys] = value }
+        longest = max(longest, keys.count)
+    }
+
+    /// Matches starting at `start`: (end, value, exact). A single long word may have one slip.
+    func matches(_ keys: [String], from start: Int) -> [(Int, String, Bool)] {
+        var result: [(Int, String, Bool)] = []
+        for length in 1...max(1, longest) where start + length <= keys.count {
+            if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
+        }
+        if result.isEmpty, start < keys.count, keys[start].count >= 5 {
+            for (phrase, value) in entries where phrase.count == 1 && phrase[0].count >= 5 && EditDistance.withinOne(keys[start], phrase[0]) {
+                result.append((start + 1, value, false))
+                break
+            }
+        }
+        return result
+    }
+}
+
+/// Scores, in one place: what a matched word, a slot token, a known name is worth.
+enum MatchScores {
+    static let literal = 1.0
+    static let fuzzyLiteral = 0.5
+    static let entity = 1.2
+    static let enumPhrase = 1.0
+    static let knownNameToken = 0.8
+    static let unknownNameToken = -0.4
+    static let capitalizedNameToken = -0.15
+    static let textToken = -0.02
+    static let wildcardToken = -0.3
+    static let placeToken = -0.2
+    static let guardedToken = -1.0
+}
+
+/// Runs an automaton over units [from, to) and returns, for each accepting state reached
+/// at `to`, the best path.
+struct AutomatonMatcher {
+    let automaton: Automaton
+    let oracle: SlotOracle
+    let keys: [String]
+
+    init(automaton: Automaton, oracle: SlotOracle) {
+        self.automaton = automaton
+        self.oracle = oracle
+        self.keys = oracle.units.map(\.key)
+    }
+
+    func run(start: Int, accepting: Set<Int>, from: Int, to: Int) -> [Int: MatchPath] {
+        let length = to - from
+        var agenda = [[Int: MatchPath]](repeating: [:], count: length + 1)
+        agenda[0][start] = MatchPath(score: 0, literals: 0, parent: nil)
+        func relax(_ at: Int, _ state: Int, _ path: MatchPath, _ worklist: inout [Int]) -> Bool {
+            if let existing = agenda[at][state], existing.score >= path.score { return false }
+            agenda[at][state] = path
+            return true
+        }
+        for offset in 0...length {
+            let position = from + offset
+            // Epsilon closure.
+            var worklist = Array(agenda[offset].keys).sorted()
+            while let state = worklist.popLast() {
+                guard let path = agenda[offset][state] else { continue }
+                for (edge, target) in automaton.edges[state] {
+                    switch edge {
+                    case .epsilon:
+                        if relax(offset, target, path, &worklist) { worklist.append(target) }
+                    case .accept(let template):
+                        let next = MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
+                        if relax(offset, target, next, &worklist) { worklist.append(target) }
+                    default:
+                        continue
+                    }
+                }
+            }
+            guard offset < length else { break }
+            // Consuming edges.
+            for (state, path) in agenda[offset] {
+                for (edge, target) in automaton.edges[state] {
+                    switch edge {
+                    case .word(let key):
+                        let unit = keys[position]
+                        if unit == key {
+                            advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: path))
+                        } else if key.count >= 4, unit.count >= 4, EditDistance.withinOne(unit, key), key.count >= 5 || EditDistance.isTransposition(unit, key) {
+                            advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: path))
+                        }
+                    case .slot(let slot):
+                        for (end, score, capture, literals) in slotMatches(slot, at: position, limit: to) {
+                            advance(&agenda, end - from, target, MatchPath(score: path.score + score, literals: path.literals + literals, capture: capture, parent: path))
+                        }
+                    default:
+                        continue
+                    }
+                }
+            }
+        }
+        var result: [Int: MatchPath] = [:]
+        for (state, path) in agenda[length] where accepting.contains(state) { result[state] = path }
+        return result
+    }
+
+    private func advance(_ agenda: inout [[Int: MatchPath]], _ at: Int, _ state: Int, _ path: MatchPath) {
+        if let existing = agenda[at][state], existing.score >= path.score { return }
+        agenda[at][state] = path
+    }
+
+    /// The ways a slot can match at `position`: (end, score, capture, matched units).
+    private func slotMatches(_ slot: Automaton.Slot, at position: Int, limit: Int) -> [(Int, Double, Capture, Int)] {
+        switch slot.kind {
+        case .app:
+            guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return [] }
+            return [(app.upperBound, MatchScores.literal, Capture(parameter: slot.parameter, range: app, value: .app), app.count)]
+        case .entity(let types):
+            return (oracle.entities[position] ?? []).compactMap { end, entity in
+                guard end <= limit, types.contains(entity.type.rawValue) else { return nil }
+                return (end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .entity(entity)), end - position)
+            }
+        case .goal:
+            return (oracle.entities[position] ?? []).compactMap { end, entity in
+                guard end <= limit, entity.type == .duration || entity.type == .distance else { return nil }
+                return (end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position)
+            }
+        case .enumeration:
+            guard let lexicon = oracle.enumerations[slot.parameter] else { return [] }
+            return lexicon.matches(keys, from: position).compactMap { end, value, exact in
+                guard end <= limit else { return nil }
+                let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
+                return (end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
+            }
+        case .free(let maxLength, let list, let vocabulary, let perToken, let names):
+            var result: [(Int, Double, Capture, Int)] = []
+            let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
+            if names, oracle.notNames.contains(keys[position]) { return [] }
+            for end in (position + 1)...min(limit, position + maxLength) {
+                guard let items = list ? splitList(position..<end) : [position..<end] else { continue }
+                var score = 0.0
+                var known = 0
+                var possible = true
+                for item in items {
+                    if let phrases, item.count <= phrases.longest, phrases.contains(keys[item]) {
+                        score += MatchScores.knownNameToken * Double(item.count)
+                        known += item.count
+                        continue
+                    }
+                    guard let perToken, !(names && oracle.notNames.contains(keys[item.lowerBound])) else {
+                        possible = false
+                        break
+                    }
+                    for unit in item {
+                        let capitalized = names && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
+                        score += capitalized ? MatchScores.capitalizedNameToken : perToken
+                    }
+                }
+                guard possible else { continue }
+                let value: CapturedValue = list ? .list(items) : .words
+                result.append((end, score, Capture(parameter: slot.parameter, range: position..<end, value: value), known))
+            }
+            return result
+        }
+    }
+
+    /// Splits a range into list items at commas and conjunctions; nil when an item is empty.
+    private func splitList(_ range: Range<Int>) -> [Range<Int>]? {
+        var items: [Range<Int>] = []
+        var start = range.lowerBound
+        for unit in range {
+            if oracle.conjunctions.contains(keys[unit]) {
+                guard unit > start else { return nil }
+                items.append(start..<unit)
+                start = unit + 1
+            } else if oracle.units[unit].commaBefore, unit > start {
+                items.append(start..<unit)
+                start = unit
+            }
+        }
+        guard start < range.upperBound else { return nil }
+        items.append(start..<range.upperBound)
+        return items
+    }
+}
+
+enum EditDistance {
+    /// Whether two strings of the same length differ by one swap of adjacent characters.
+    static func isTransposition(_ a: String, _ b: String) -> Bool {
+        let x = Array(a), y = Array(b)
+        guard x.count == y.count, x != y else { return false }
+        let diffs = x.indices.filter { x[$0] != y[$0] }
+        return diffs.count == 2 && diffs[1] == diffs[0] + 1 && x[diffs[0]] == y[diffs[1]] && x[diffs[1]] == y[diffs[0]]
+    }
+
+    /// Whether two strings differ by at most one insertion, deletion, substitution or
+    /// transposition of adjacent characters.
+    static func withinOne(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        let x = Array(a), y = Array(b)
+        if abs(x.count - y.count) > 1 { return false }
+        var i = 0
+        while i < min(x.count, y.count), x[i] == y[i] { i += 1 }
+        if x.count == y.count {
+            if x[(i + 1)...] == y[(i + 1)...] { return true }
+            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]
+        }
+        return x.count > y.count ? x[(i + 1)...] == y[i...] : x[i...] == y[(i + 1)...]
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import ParlanceText
+
+/// One line of `parlance batch` output (records.md "Output record").
+public struct OutputRecord: Sendable, Encodable {
+    public struct Intent: Sendable, Encodable {
+        public let domain: String
+        public let name: String
+        public let app: String?
+        public let confidence: Double
+        public let parameters: [Parameter]
+
+        init(_ frame: IntentFrame) {
+            domain = frame.domain
+            name = frame.name
+            app = frame.app
+            confidence = frame.confidence
+            parameters = frame.parameters
+        }
+
+        enum CodingKeys: String, CodingKey { case domain, name, app, confidence, parameters }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(domain, forKey: .domain)
+            try c.encode(name, forKey: .name)
+            try c.encode(app, forKey: .app)  // null when not known
+            try c.encode(confidence, forKey: .confidence)
+            try c.encode(parameters, forKey: .parameters)
+        }
+    }
+
+    public struct RecordError: Sendable, Encodable, Hashable {
+        /// "bad_json", "missing_text", "invalid_utf8", "too_long", "bad_locale", "bad_reference_time", "parse_failed".
+        public let code: String
+        public let message: String
+
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public let id: String?
+    public let locale: String?
+    public let text: String?
+    public let intent: Intent?
+    public let alternatives: [Intent]
+    /// Why there is no intent ("MonkeyFit does not handle sendMessage"), when none.
+    public let reason: String?
+    public let explanation: Explanation?
+    public let error: RecordError?
+
+    public init(id: String?, locale: String?, text: String, result: ParseResult, explain: Bool) {
+        self.id = id
+        self.locale = locale
+        self.text = text
+        self.intent = result.intent.map(Intent.init)
+        self.alternatives = result.alternatives.map(Intent.init)
+        self.reason = result.reason
+        self.explanation = explain ? result.explanation : nil
+        self.error = nil
+    }
+
+    public init(id: String?, locale: String?, text: String?, error: RecordError) {
+        self.id = id
+        self.locale = locale
+        self.text = text
+        self.intent = nil
+        self.alternatives = []
+        self.reason = nil
+        self.explanation = nil
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey { case id, locale, text, intent, alternatives, reason, explanation, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(locale, forKey: .locale)
+        try c.encode(text, forKey: .text)
+        try c.encode(intent, forKey: .intent)  // null when nothing matched
+        try c.encode(alternatives, forKey: .alternatives)
+        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(explanation, forKey: .explanation)
+        try c.encode(error, forKey: .error)
+    }
+}
+
+/// One line of batch input (records.md "Input record"); other fields are ignored.
+public struct InputRecord: Sendable, Decodable {
+    public let id: String?
+    public let text: String?
+    public let locale: String?
+    public let referenceTime: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, text, locale
+        case referenceTime = "reference_time"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let s = try? c.decodeIfPresent(String.self, forKey: .id) { id = s }
+        else if let n = try? c.decodeIfPresent(Int.self, forKey: .id) { id = String(n) }
+        else { id = nil }
+        text = try c.decodeIfPresent(String.self, forKey: .text)
+        locale = try c.decodeIfPresent(String.self, forKey: .locale)
+        referenceTime = try c.decodeIfPresent(String.self, forKey: .referenceTime)
+    }
+}
+
+/// Parses one batch line into exactly one output record; never throws.
+public struct BatchLineProcessor: Sendable {
+    public let parser: IntentParser
+    public let defaultLocale: String
+    public let explain: Bool
+    /// Lines longer than this many bytes are refused (error "too_long").
+    public static let maxLineBytes = 65_536
+
+    public init(parser: IntentParser, defaultLocale: String, explain: Bool = false) {
+        self.parser = parser
+        self.defaultLocale = defaultLocale
+        self.explain = explain
+    }
+
+    public func process(_ line: [UInt8]) -> OutputRecord {
+        if line.count > Self.maxLineBytes {
+            return OutputRecord(id: nil, locale: nil, text: nil, error: .init(code: "too_long", message: "line of \(line.count) bytes; the limit is \(Self.maxLineBytes)"))
+        }
+        guard let string = String(validating: line, as: UTF8.self) else {
+            return OutputRecord(id: nil, locale: nil, text: nil, error: .init(code: "invalid_utf8", message: "the line is not valid UTF-8"))
+        }
+        let record: InputRecord
+        do {
+            record = try JSONDecoder().decode(InputRecord.self, from: Data(string.utf8))
+        } catch {
+            return OutputRecord(id: nil, locale: nil, text: nil, error: .init(code: "bad_json", message: "not a JSON object with string fields: \(string.prefix(80))"))
+        }
+        guard let text = record.text else {
+            return OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\""))
+        }
+        let tag = record.locale ?? defaultLocale
+        let locale: ParlanceLocale
+        do { locale = try ParlanceLocale(tag) } catch {
+            return OutputRecord(id: record.id, locale: tag, text: text, error: .init(code: "bad_locale", message: error.description))
+        }
+        let reference: ReferenceTime
+        if let time = record.referenceTime {
+            do { reference = try ReferenceTime(iso8601: time) } catch {
+                return OutputRecord(id: record.id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description))
+            }
+        } else {
+            reference = .now()
+        }
+        do {
+            let result = try parser.parse(text, locale: locale, referenceTime: reference)
+            return OutputRecord(id: record.id, locale: tag, text: text, result: result, explain: explain)
+        } catch {
+            return OutputRecord(id: record.id, locale: tag, text: text, error: .init(code: "parse_failed", message: "\(error)"))
+        }
+    }
+}

@@ -65,6 +65,11 @@ struct AutomatonBuilder {
         guard depth < 32 else { throw TemplateSyntaxError(file: source, line: 0, message: "rules nest too deeply (a rule refers to itself?)") }
         switch pattern {
         case .word(let word):
+            // "@app": the app's name used as a noun ("where is my MonkeyRide").
+            if word == "@app" {
+                automaton.connect(from, .word(word), to)
+                return
+            }
             let keys = keys(word)
             guard !keys.isEmpty else {
                 automaton.connect(from, .epsilon, to)

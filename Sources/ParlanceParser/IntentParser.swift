@@ -54,6 +54,10 @@ public final class IntentParser: Sendable {
             rest.removeSubrange(removal)
             let bonus = MatchScores.literal * Double(removal.count)
             candidates += match(grammar.main, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
+            // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
+            var asNoun = units
+            asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
+            candidates += match(grammar.main, grammar, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0)
             // The app name as the verb: "MonkeyChat Bobo send more bananas".
             if mention.isLeading(units, removal) {
                 candidates += match(grammar.verbified, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
@@ -243,15 +247,13 @@ public final class IntentParser: Sendable {
                 let (raw, span) = text(capture.range)
                 parameters.append(Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
             case .goal(let entity):
-                guard case .duration(let m) = entity.value else {
-                    if case .distance(let m) = entity.value {
-                        parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
-                        parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
-                    }
+                switch entity.value {
+                case .duration(let m), .distance(let m), .energy(let m):
+                    parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
+                    parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+                default:
                     continue
                 }
-                parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
-                parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
             case .app:
                 continue
             }
@@ -280,7 +282,8 @@ public final class IntentParser: Sendable {
         case .currencyAmount(let a): .currencyAmount(a)
         case .date(let d): p.type == .dateRange ? .dateRange(DateRange(start: d, end: d)) : .date(d)
         case .dateRange(let r): .dateRange(r)
-        case .duration(let m), .distance(let m): .number(m.amount)
+        case .dateTime(let t): .date(t)
+        case .duration(let m), .distance(let m), .energy(let m): .number(m.amount)
         }
     }
 

@@ -26,7 +26,14 @@ final class LanguageGrammar: Sendable {
     let vocabulary: [String: [String]]
     let tokenizer: Tokenizer
 
-    static var directory: URL? { Bundle.module.url(forResource: "Languages", withExtension: nil, subdirectory: "Grammar") }
+    /// The grammar folder: the bundled one, or `PARLANCE_GRAMMAR_DIR` when set (for grammar
+    /// authors: edit the `.sentences` files and try them without rebuilding).
+    static var directory: URL? {
+        if let override = ProcessInfo.processInfo.environment["PARLANCE_GRAMMAR_DIR"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        return Bundle.module.url(forResource: "Languages", withExtension: nil, subdirectory: "Grammar")
+    }
 
     /// The languages that have an intent grammar.
     static let availableLanguages: [String] = {
@@ -181,7 +188,8 @@ final class LanguageGrammar: Sendable {
         case .currencyAmount: kind = .entity(["currencyAmount"])
         case .number, .integer: kind = .entity(["number"])
         case .date: kind = .entity(["date"])
-        case .dateRange, .dateTime: kind = .entity(["date", "dateRange"])
+        case .dateRange: kind = .entity(["date", "dateRange"])
+        case .dateTime: kind = .entity(["dateTime", "date"])
         case .enum, .boolean: kind = .enumeration
         }
         return Automaton.Slot(parameter: name, kind: kind)

@@ -219,7 +219,7 @@ struct AutomatonMatcher {
             }
         case .goal:
             return (oracle.entities[position] ?? []).compactMap { end, entity in
-                guard end <= limit, entity.type == .duration || entity.type == .distance else { return nil }
+                guard end <= limit, [.duration, .distance, .energy].contains(entity.type) else { return nil }
                 return (end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position)
             }
         case .enumeration:

@@ -90,6 +90,7 @@ struct MeasureLexicon: Sendable {
     static let cldrUnits: [(String, Measure.Unit)] = [
         ("duration-second", .second), ("duration-minute", .minute), ("duration-hour", .hour),
         ("length-meter", .meter), ("length-kilometer", .kilometer), ("length-mile", .mile),
+        ("energy-kilocalorie", .kilocalorie), ("energy-foodcalorie", .kilocalorie),
     ]
 
     init(language: String, tokenizer: Tokenizer) throws {

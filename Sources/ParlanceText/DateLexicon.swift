@@ -2,6 +2,12 @@ import ParlanceICU
 
 /// A date expression before it is resolved against a reference time.
 enum DateExpression: Sendable {
+    /// "tonight", "ce soir": a time said after it is in the evening ("tonight at 8" → 20:00).
+    var isEvening: Bool {
+        if case .dayPart(_, let part) = self { return part == "evening" }
+        return false
+    }
+
     enum Unit: Sendable { case day, week, month, year }
     /// `offset` units from the reference ("yesterday": day −1; "last week": week −1);
     /// with `perSlot`, the offset is `perSlot × the number said` ("hace 3 días").
@@ -30,6 +36,15 @@ struct DateLexicon: Sendable {
     let ambiguousMonths: Set<String>
     /// Day, month and year order of the locale's numeric dates, e.g. ["d", "M", "y"].
     let numericOrder: [Character]
+    /// Words of times of day.
+    let times: TimeWords
+
+    struct TimeWords: Sendable {
+        var connectors = PhraseIndex<Bool>()
+        var namedHours = PhraseIndex<Int>()
+        var meridiem = PhraseIndex<String>()
+        var hourSuffixes: Set<String> = []
+    }
 
     init(language: String, tokenizer: Tokenizer) throws {
         let data = try LanguageResources.load(DateData.self, file: "dates.json", language: language)
@@ -112,10 +127,36 @@ struct DateLexicon: Sendable {
         self.connectors = Set(data.connectors.flatMap(tokenizer.phraseKeys))
         self.ordinalSuffixes = Set(data.ordinalSuffixes.flatMap(tokenizer.phraseKeys))
         self.ambiguousMonths = Set(data.ambiguousMonthNames.map(TextNormalizer.key))
+        var times = TimeWords()
+        for connector in data.time.connectors { times.connectors.insert(tokenizer.phraseKeys(connector), true) }
+        for (word, hour) in data.time.namedHours { times.namedHours.insert(tokenizer.phraseKeys(word), hour) }
+        for (value, words) in data.time.meridiem {
+            guard value == "am" || value == "pm" else {
+                throw LanguageDataError(file: "\(language)/dates.json", message: "at .time.meridiem: expected the keys am and pm, not '\(value)'")
+            }
+            for word in words { times.meridiem.insert(tokenizer.phraseKeys(word), value) }
+        }
+        times.hourSuffixes = Set(data.time.hourSuffixes.flatMap(tokenizer.phraseKeys))
+        self.times = times
         let pattern = (try? CLDRDates.shortDatePattern(locale: language)) ?? "d/M/y"
         var order: [Character] = []
         for c in pattern where "dMy".contains(c) && !order.contains(c) { order.append(c) }
         self.numericOrder = order.count == 3 ? order : ["d", "M", "y"]
+    }
+
+    /// The single day an expression names, to put a time of day on ("tomorrow", "el lunes").
+    func day(of expression: DateExpression, reference: ReferenceTime) -> CivilDate? {
+        switch expression {
+        case .relative(.day, _, _), .weekday, .dayPart:
+            guard let value = resolve(expression, slot: nil, reference: reference) else { return nil }
+            switch value {
+            case .date(let text): return CivilDate(iso: text)
+            case .dateRange(let range): return CivilDate(iso: String(range.start.prefix(10)))
+            default: return nil
+            }
+        default:
+            return nil
+        }
     }
 
     /// The value of an expression at a reference time.

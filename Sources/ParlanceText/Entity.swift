@@ -3,7 +3,7 @@ import Foundation
 /// A typed value found in an utterance, with where it was said.
 public struct Entity: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case number, currencyAmount, date, dateRange, duration, distance
+        case number, currencyAmount, date, dateRange, dateTime, duration, distance, energy
     }
 
     public let type: Kind
@@ -31,8 +31,10 @@ public struct Entity: Sendable, Hashable, Codable {
             case .currencyAmount: .currencyAmount(try container.decode(CurrencyAmount.self, forKey: .value))
             case .date: .date(try container.decode(String.self, forKey: .value))
             case .dateRange: .dateRange(try container.decode(DateRange.self, forKey: .value))
+            case .dateTime: .dateTime(try container.decode(String.self, forKey: .value))
             case .duration: .duration(try container.decode(Measure.self, forKey: .value))
             case .distance: .distance(try container.decode(Measure.self, forKey: .value))
+            case .energy: .energy(try container.decode(Measure.self, forKey: .value))
             }
         self.init(value: value, span: try container.decode(Span.self, forKey: .span), text: try container.decode(String.self, forKey: .text))
     }
@@ -40,27 +42,37 @@ public struct Entity: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
-        switch value {
-        case .number(let n): try container.encode(n, forKey: .value)
-        case .currencyAmount(let c): try container.encode(c, forKey: .value)
-        case .date(let d): try container.encode(d, forKey: .value)
-        case .dateRange(let r): try container.encode(r, forKey: .value)
-        case .duration(let m), .distance(let m): try container.encode(m, forKey: .value)
-        }
+        try container.encode(value, forKey: .value)
         try container.encode(span, forKey: .span)
         try container.encode(text, forKey: .text)
     }
 }
 
-/// The value of an ``Entity``.
-public enum EntityValue: Sendable, Hashable {
+/// The value of an ``Entity``. Encodes as the bare value (`20`, `{"amount": 20, "currency": "EUR"}`,
+/// `"2026-11-20"`).
+public enum EntityValue: Sendable, Hashable, Encodable {
     case number(Decimal)
     case currencyAmount(CurrencyAmount)
     /// An ISO 8601 calendar date: "2026-11-20".
     case date(String)
     case dateRange(DateRange)
+    /// An ISO 8601 date-time with the reference time's offset: "2026-11-22T08:00:00+01:00".
+    case dateTime(String)
     case duration(Measure)
     case distance(Measure)
+    /// Energy, for workout goals ("500 calories" → 500 kilocalorie).
+    case energy(Measure)
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let n): try container.encode(n)
+        case .currencyAmount(let c): try container.encode(c)
+        case .date(let d), .dateTime(let d): try container.encode(d)
+        case .dateRange(let r): try container.encode(r)
+        case .duration(let m), .distance(let m), .energy(let m): try container.encode(m)
+        }
+    }
 
     public var kind: Entity.Kind {
         switch self {
@@ -68,8 +80,10 @@ public enum EntityValue: Sendable, Hashable {
         case .currencyAmount: .currencyAmount
         case .date: .date
         case .dateRange: .dateRange
+        case .dateTime: .dateTime
         case .duration: .duration
         case .distance: .distance
+        case .energy: .energy
         }
     }
 }
@@ -101,9 +115,10 @@ public struct DateRange: Sendable, Hashable, Codable {
 public struct Measure: Sendable, Hashable, Codable {
     /// The unit as SiriKit names workout goal units: second, minute, hour, meter, kilometer, mile.
     public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
-        case second, minute, hour, meter, kilometer, mile
+        case second, minute, hour, meter, kilometer, mile, kilocalorie
 
         public var isDuration: Bool { self == .second || self == .minute || self == .hour }
+        public var isEnergy: Bool { self == .kilocalorie }
 
         /// Seconds for durations, meters for distances.
         public var baseFactor: Decimal {
@@ -114,13 +129,14 @@ public struct Measure: Sendable, Hashable, Codable {
             case .meter: 1
             case .kilometer: 1000
             case .mile: Decimal(string: "1609.344")!
+            case .kilocalorie: 1
             }
         }
     }
 
     public let amount: Decimal
     public let unit: Unit
-    /// Seconds (durations) or meters (distances).
+    /// Seconds (durations), meters (distances) or kilocalories (energy).
     public let base: Decimal
     /// ISO 8601 duration ("PT1H30M") for durations, nil for distances.
     public let iso8601: String?

@@ -119,7 +119,7 @@ private struct Recognition {
 
     private func measure(_ amount: Decimal, _ unit: Measure.Unit) -> EntityValue {
         let m = Measure(amount: amount, unit: unit)
-        return unit.isDuration ? .duration(m) : .distance(m)
+        return unit.isDuration ? .duration(m) : unit.isEnergy ? .energy(m) : .distance(m)
     }
 
     private mutating func dates(_ i: Int) {
@@ -134,6 +134,13 @@ private struct Recognition {
             let value = pack.dates.resolve(match.value, slot: match.slots.first.map { Int($0) }, reference: reference)
         {
             candidates.append(Candidate(start: i, end: match.end, value: value, priority: 2))
+            // "tomorrow at 8 am", "mañana a las 8", "ce soir à 20 h".
+            if let day = pack.dates.day(of: match.value, reference: reference), let time = timeOfDay(at: match.end, evening: match.value.isEvening) {
+                candidates.append(Candidate(start: i, end: time.end, value: .dateTime(reference.dateTime(day, hour: time.hour, minute: time.minute)), priority: 4))
+            }
+        }
+        if let time = timeOfDay(at: i, evening: false) {
+            candidates.append(Candidate(start: i, end: time.end, value: .dateTime(reference.dateTime(reference.date, hour: time.hour, minute: time.minute)), priority: 3))
         }
         if let month = pack.dates.months.longestMatch(in: stream.keys, from: i), month.value.standalone {
             let key = stream.keys[i..<month.end].joined(separator: " ")
@@ -144,6 +151,51 @@ private struct Recognition {
                 candidates.append(Candidate(start: i, end: month.end, value: value, priority: 2))
             }
         }
+    }
+
+    /// A time of day at unit `i`: "at 8", "8 am", "6:30 pm", "a las 8", "um 8 Uhr", "20 h 30",
+    /// "noon". Alone, a number is not a time: it needs a connector, minutes, a suffix such
+    /// as "o'clock" or "Uhr", or "am"/"pm".
+    private func timeOfDay(at i: Int, evening: Bool) -> (end: Int, hour: Int, minute: Int)? {
+        let times = pack.dates.times
+        var j = i
+        var evidence = false
+        if let connector = times.connectors.longestMatch(in: stream.keys, from: j) {
+            j = connector.end
+            evidence = true
+        }
+        guard j < stream.count else { return nil }
+        var hour: Int
+        var minute = 0
+        if let named = times.namedHours.longestMatch(in: stream.keys, from: j) {
+            hour = named.value
+            j = named.end
+            evidence = true
+        } else {
+            guard let n = numberAt[j], !n.isWeak || evidence, let h = n.intValue, (0...24).contains(h) else { return nil }
+            hour = h
+            j = n.end
+            if j + 1 < stream.count, stream.keys[j] == ":" || times.hourSuffixes.contains(stream.keys[j]),
+                let m = numberAt[j + 1], m.isDigits, let value = m.intValue, (0...59).contains(value), stream.token(j + 1).text.count == 2
+            {
+                minute = value
+                j = m.end
+                evidence = true
+            } else if j < stream.count, times.hourSuffixes.contains(stream.keys[j]) {
+                j += 1
+                evidence = true
+            }
+        }
+        if let meridiem = times.meridiem.longestMatch(in: stream.keys, from: j) {
+            j = meridiem.end
+            evidence = true
+            if meridiem.value == "pm", hour < 12 { hour += 12 }
+            if meridiem.value == "am", hour == 12 { hour = 0 }
+        } else if evening, hour < 12 {
+            hour += 12
+        }
+        guard evidence, hour <= 24 else { return nil }
+        return (j, hour, minute)
     }
 
     private func dayNumber(_ unit: Int) -> NumberMatch? {

@@ -132,6 +132,19 @@ struct DateData: Decodable, Sendable {
     var weekdayAliases: [String: Int]
     /// Extra month names (1 = January): "sept".
     var monthAliases: [String: Int]
+    /// Times of day ("at 8 am", "a las 8", "um 8 Uhr").
+    var time: TimeData
+
+    struct TimeData: Decodable, Sendable {
+        /// Words before a time: "at", "a las", "à", "um".
+        var connectors: [String]
+        /// Hours with a name: "noon" → 12, "mediodía" → 12.
+        var namedHours: [String: Int]
+        /// "am" and "pm" words: {"am": ["am", "in the morning"], "pm": ["pm", "in the evening"]}.
+        var meridiem: [String: [String]]
+        /// Words after the hour: "o'clock", "h", "Uhr", "horas"; also between hours and minutes ("20 h 30").
+        var hourSuffixes: [String]
+    }
 
     struct Phrase: Decodable, Sendable {
         var text: String

@@ -114,9 +114,9 @@ public struct ReferenceTime: Sendable, Hashable, CustomStringConvertible {
 
     /// An ISO 8601 date-time on `date` at `hour` in the reference's offset (hour 24 is the
     /// next day's midnight).
-    func dateTime(_ date: CivilDate, hour: Int) -> String {
+    func dateTime(_ date: CivilDate, hour: Int, minute: Int = 0) -> String {
         let (d, h) = hour >= 24 ? (date.adding(days: 1), hour - 24) : (date, hour)
-        return "\(d)T\(pad(h)):00:00\(offsetString)"
+        return "\(d)T\(pad(h)):\(pad(minute)):00\(offsetString)"
     }
 }
 
@@ -193,6 +193,14 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+
+    /// From "2026-11-21".
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        self.init(year: parts[0], month: parts[1], day: parts[2])
+        guard isValid else { return nil }
     }
 
     public var isValid: Bool { (1...12).contains(month) && (1...CivilDate.daysIn(month: month, year: year)).contains(day) }

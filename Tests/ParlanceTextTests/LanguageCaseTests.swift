@@ -49,15 +49,3 @@ import Testing
     }
 }
 
-extension EntityValue: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .number(let n): try container.encode(n)
-        case .currencyAmount(let c): try container.encode(c)
-        case .date(let d): try container.encode(d)
-        case .dateRange(let r): try container.encode(r)
-        case .duration(let m), .distance(let m): try container.encode(m)
-        }
-    }
-}

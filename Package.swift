@@ -6,7 +6,8 @@ import PackageDescription
 //   CParlanceICU    a small C target over ICU whose public header exposes no ICU type
 //   ParlanceICU     the only Swift code that knows ICU
 //   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
-//   ParlanceParser  intent templates compiled to a matcher, app names; grammars in Grammar/Languages/<code>/
+//   ParlanceParser  intent templates compiled to a matcher, app names, fallback model; grammars in Grammar/
+//   ParlanceEvaluation  batches, annotated corpora and their metrics
 //   Parlance        the library users import (re-exports the stages)
 //   parlance        the command-line tool (swift-argument-parser), thin over the library
 let package = Package(
@@ -43,8 +44,12 @@ let package = Package(
             resources: [.copy("Grammar")]
         ),
         .target(
-            name: "Parlance",
+            name: "ParlanceEvaluation",
             dependencies: ["ParlanceText", "ParlanceParser"]
+        ),
+        .target(
+            name: "Parlance",
+            dependencies: ["ParlanceText", "ParlanceParser", "ParlanceEvaluation"]
         ),
         .executableTarget(
             name: "ParlanceCommand",
@@ -56,6 +61,10 @@ let package = Package(
         .testTarget(
             name: "ParlanceICUTests",
             dependencies: ["ParlanceICU"]
+        ),
+        .testTarget(
+            name: "ParlanceEvaluationTests",
+            dependencies: ["ParlanceEvaluation"]
         ),
         .testTarget(
             name: "ParlanceParserTests",

@@ -20,6 +20,7 @@ public final class IntentParser: Sendable {
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
     private let grammars = Mutex<[String: LanguageGrammar]>([:])
+    private let models = Mutex<[String: FallbackModel?]>([:])
     private let vocabularies = Mutex<[String: [String: PhraseSet]]>([:])
     private let appKeys: [(app: AppDefinition, keys: [String])]
 
@@ -64,7 +65,98 @@ public final class IntentParser: Sendable {
                     .filter { mention.app.handles($0.intent) }
             }
         }
+        if candidates.isEmpty, let model = try model(for: locale.language) {
+            return fallback(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, vocabularies: vocabularies, notes: notes)
+        }
         return decide(candidates, units: units, grammar: grammar, notes: notes, mentions: mentions)
+    }
+
+    /// The fallback model's features of an utterance (what `parlance train` learns from).
+    public func fallbackFeatures(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> [String] {
+        let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
+        let units = IntentParser.units(analysis.tokens)
+        var notes: [String] = []
+        return FallbackFeatures.extract(units: units, entities: analysis.entities, mentions: findMentions(units, notes: &notes).map(\.range))
+    }
+
+    // MARK: - Fallback
+
+    private func fallback(
+        _ model: FallbackModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], scalars: [Unicode.Scalar],
+        vocabularies: [String: PhraseSet], notes: [String]
+    ) -> ParseResult {
+        let features = FallbackFeatures.extract(units: units, entities: entities, mentions: mentions.map(\.range))
+        let (label, probability) = model.predict(features)
+        let coverage = model.coverage(features)
+        let rounded = (probability * 1000).rounded() / 1000
+        let mentionText = mentions.first.map { "\($0.said) → \($0.app.name)" }
+        let source = "fallback model \(model.language) (threshold \(model.threshold))"
+        guard label != FallbackModel.none, probability >= model.threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
+            let reason =
+                label == FallbackModel.none ? "out of domain (fallback model, p = \(rounded))"
+                : coverage < FallbackModel.minimumCoverage ? "out of domain: most words are unknown to the fallback model (\(label), p = \(rounded))"
+                : "no template matched and the fallback model is unsure (\(label), p = \(rounded))"
+            return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(
+                decidedBy: "fallback", source: source, score: rounded, appMention: mentionText, notes: notes))
+        }
+        if let mention = mentions.first, !mention.app.handles(label) {
+            return ParseResult(intent: nil, alternatives: [], reason: "\(mention.app.name) does not handle \(label)", explanation: Explanation(
+                decidedBy: "fallback", source: source, score: rounded, appMention: mentionText, notes: notes))
+        }
+        // Parameters: typed entities by type, and known names for the first person parameter.
+        var parameters: [Parameter] = []
+        var used = Set<String>()
+        for entity in entities {
+            let target = spec.parameters.first { p in
+                guard !used.contains(p.name) else { return false }
+                switch (entity.type, p.type) {
+                case (.currencyAmount, .currencyAmount), (.number, .number), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
+                     (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
+                default: return false
+                }
+            }
+            guard let p = target else { continue }
+            used.insert(p.name)
+            parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
+        }
+        if let person = spec.parameters.first(where: { $0.type == .person }), let phrases = vocabularies[person.vocabulary ?? ""] {
+            var i = 0
+            while i < units.count {
+                var matched = 0
+                for length in stride(from: min(phrases.longest, units.count - i), through: 1, by: -1) where phrases.contains(units[i..<(i + length)].map(\.key)[...]) {
+                    matched = length
+                    break
+                }
+                if matched > 0 {
+                    let span = Span(units[i].token.span.start, units[i + matched - 1].token.span.end)
+                    let raw = String(String.UnicodeScalarView(scalars[span.start..<span.end]))
+                    parameters.append(Parameter(name: person.name, value: .text(raw), raw: raw, span: span))
+                    i += matched
+                    if !person.list { break }
+                } else {
+                    i += 1
+                }
+            }
+        }
+        parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
+        let app: String? = mentions.first?.app.name ?? { let apps = context.apps(handling: label); return apps.count == 1 ? apps[0].name : nil }()
+        let frame = IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: rounded, parameters: parameters)
+        return ParseResult(intent: frame, alternatives: [], reason: nil, explanation: Explanation(
+            decidedBy: "fallback", source: source, score: rounded, appMention: mentionText, notes: notes))
+    }
+
+    func model(for language: String) throws -> FallbackModel? {
+        try models.withLock { models in
+            if let model = models[language] { return model }
+            var model: FallbackModel?
+            if let url = FallbackModel.url(for: language), let data = try? Data(contentsOf: url) {
+                do { model = try JSONDecoder().decode(FallbackModel.self, from: data) } catch {
+                    throw GrammarError.file("Models/\(language).json", "\(error)")
+                }
+            }
+            models[language] = model
+            return model
+        }
     }
 
     // MARK: - Units and mentions
@@ -183,8 +275,9 @@ public final class IntentParser: Sendable {
         return accepted.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
             let template = grammar.templates[index]
-            // A template with no word of its own (a verbified one) stands only with an app name.
-            guard path.literals > 0 || mention != nil else { return nil }
+            // A template with no word of its own (a verbified one) stands only with an app name,
+            // and a match whose unknown words outweigh its known ones is no match.
+            guard path.literals > 0 || mention != nil, path.score + bonus > 0 else { return nil }
             let coverage = min(1, Double(path.literals) / Double(max(units.count, 1)))
             return Candidate(intent: intent, score: path.score + bonus, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars, dotted: vocabularies["."] ?? PhraseSet())
         }

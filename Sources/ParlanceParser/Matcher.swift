@@ -128,6 +128,7 @@ enum MatchScores {
     static let knownNameToken = 0.8
     static let unknownNameToken = -0.4
     static let capitalizedNameToken = -0.15
+    static let longNameToken = -1.0
     static let textToken = -0.02
     static let wildcardToken = -0.3
     static let placeToken = -0.2
@@ -248,9 +249,10 @@ struct AutomatonMatcher {
                         possible = false
                         break
                     }
-                    for unit in item {
+                    for (n, unit) in item.enumerated() {
                         let capitalized = names && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
-                        score += capitalized ? MatchScores.capitalizedNameToken : perToken
+                        // Unknown names are short: a third unknown lowercase word costs more.
+                        score += capitalized ? MatchScores.capitalizedNameToken : names && n >= 2 ? MatchScores.longNameToken : perToken
                     }
                 }
                 guard possible else { continue }

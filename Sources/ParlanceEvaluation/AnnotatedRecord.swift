@@ -1,0 +1,100 @@
+import Foundation
+import ParlanceParser
+import ParlanceText
+
+/// An annotated corpus line (records.md input record with `expected`).
+public struct AnnotatedRecord: Sendable, Decodable {
+    public struct Expected: Sendable, Decodable {
+        public var domain: String?
+        public var intent: String?
+        public var app: String?
+        /// Parameter name → surface value(s) or typed value(s), as JSON.
+        public var parameters: [String: JSONValue]
+    }
+
+    public var id: String
+    public var text: String
+    public var locale: String?
+    public var referenceTime: String?
+    public var expected: Expected
+    /// "intent-only" for training lines whose parameters are not annotated.
+    public var annotation: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, text, locale, expected, annotation
+        case referenceTime = "reference_time"
+    }
+
+    /// Reads a .jsonl corpus file; a bad line is an error naming the file and line.
+    public static func load(_ path: String) throws -> [AnnotatedRecord] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try text.split(separator: "\n", omittingEmptySubsequences: true).enumerated().map { n, line in
+            do {
+                return try JSONDecoder().decode(AnnotatedRecord.self, from: Data(line.utf8))
+            } catch let error as DecodingError {
+                throw CorpusError(file: path, line: n + 1, message: LanguageResources.describe(error))
+            }
+        }
+    }
+}
+
+public struct CorpusError: Error, Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let message: String
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// Any JSON value, typed (for expected parameter values).
+public enum JSONValue: Sendable, Hashable, Codable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case array([JSONValue])
+    case object([String: JSONValue])
+    case null
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .string(let s): try c.encode(s)
+        case .number(let n): try c.encode(n)
+        case .bool(let b): try c.encode(b)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        case .null: try c.encodeNil()
+        }
+    }
+}
+
+/// The .jsonl files under the given files and folders (recursively), sorted.
+public enum CorpusFiles {
+    public static func list(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CorpusError(file: path, line: 0, message: "no such file or folder")
+            }
+            if isDirectory.boolValue {
+                let enumerator = FileManager.default.enumerator(atPath: path)
+                while let item = enumerator?.nextObject() as? String {
+                    if item.hasSuffix(".jsonl") { files.append((path as NSString).appendingPathComponent(item)) }
+                }
+            } else {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import ParlanceEvaluation
+@testable import ParlanceParser
+
+/// The team's corpora (`Corpora/intents/<locale>/`) parsed against their context, gated on
+/// the thresholds recorded in `Corpora/thresholds.json`: a change that makes any locale
+/// worse than its recorded floor fails here.
+@Suite struct CorpusGateTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Floor: Decodable {
+        var intentAccuracy: Double
+        var outOfDomainRejection: Double
+        var parameterF1: Double
+    }
+
+    @Test func everyLocaleMeetsItsFloor() throws {
+        let corpora = Self.repository.appendingPathComponent("Corpora")
+        let floors = try JSONDecoder().decode([String: Floor].self, from: Data(contentsOf: corpora.appendingPathComponent("thresholds.json")))
+        let context = try ParserContext.load(contentsOf: corpora.appendingPathComponent("contexts/monkey.json"))
+        let run = CorpusRun(parser: try IntentParser(context: context))
+        let locales = try FileManager.default.contentsOfDirectory(atPath: corpora.appendingPathComponent("intents").path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(Set(locales) == Set(floors.keys), "every corpus locale needs a floor in Corpora/thresholds.json")
+        for locale in locales {
+            var records: [AnnotatedRecord] = []
+            for file in try CorpusFiles.list([corpora.appendingPathComponent("intents/\(locale)").path]) {
+                records += try AnnotatedRecord.load(file)
+            }
+            let outcomes = run.parse(records)
+            #expect(outcomes.allSatisfy { $0.error == nil }, "\(locale): parse errors")
+            let metrics = CorpusRun.metricsByLocale(outcomes).values.reduce(IntentMetrics(), +)
+            guard let floor = floors[locale] else { continue }
+            let summary = String(format: "%@: intent %.3f, rejection %.3f, parameter F1 %.3f", locale, metrics.intentAccuracy, metrics.rejectionRate, metrics.parameterF1)
+            #expect(metrics.intentAccuracy >= floor.intentAccuracy, "\(summary)")
+            #expect(metrics.rejectionRate >= floor.outOfDomainRejection, "\(summary)")
+            #expect(metrics.parameterF1 >= floor.parameterF1, "\(summary)")
+        }
+    }
+}

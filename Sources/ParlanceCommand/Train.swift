@@ -19,6 +19,9 @@ struct Train: ParsableCommand {
     @Option(name: .long, help: "Where to write the models.")
     var out: String = "Sources/ParlanceParser/Grammar/Models"
 
+    @Flag(name: .long, help: "Fit the models without the held-out fifth (to measure the whole parser on it).")
+    var excludeHeldOut = false
+
     @Argument(help: "Corpus folders or files.")
     var corpora: [String]
 
@@ -36,7 +39,7 @@ struct Train: ParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for (language, list) in examples.sorted(by: { $0.key < $1.key }) {
-            let model = FallbackTrainer.train(language: language, examples: list)
+            let model = FallbackTrainer.train(language: language, examples: list, excludeHeldOut: excludeHeldOut)
             let path = (out as NSString).appendingPathComponent("\(language).json")
             try (ParlanceJSON.line(model) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             let r = model.training

@@ -32,6 +32,46 @@ struct Automaton: Sendable {
     }
 
     private(set) var edges: [[(Edge, Int)]] = []
+    /// Per state, what it reaches through epsilon and accept edges (see `close()`).
+    private(set) var closures: [Closure] = []
+    /// Every word any edge matches: a unit with another key may be a slip of one of them.
+    private(set) var vocabulary: Set<String> = []
+
+    /// The consuming edges and accepting states reachable from a state without consuming,
+    /// each with the template whose accept edge was passed on the way, if any.
+    struct Closure: Sendable {
+        var words: [String: [(target: Int, template: Int?)]] = [:]
+        /// Word edges of 4+ letters, for one-slip matching of unknown words.
+        var slipWords: [(key: String, target: Int, template: Int?)] = []
+        var slots: [(slot: Slot, target: Int, template: Int?)] = []
+        var ends: [(state: Int, template: Int?)] = []
+    }
+
+    /// Computes the closures; call once, after the last edge is added.
+    mutating func close() {
+        vocabulary = []
+        closures = (0..<edges.count).map { state in
+            var closure = Closure()
+            var seen = Set<Int>()
+            var stack: [(Int, Int?)] = [(state, nil)]
+            while let (current, template) = stack.popLast() {
+                guard seen.insert(current).inserted else { continue }
+                closure.ends.append((current, template))
+                for (edge, target) in edges[current] {
+                    switch edge {
+                    case .epsilon: stack.append((target, template))
+                    case .accept(let t): stack.append((target, t))
+                    case .word(let key):
+                        closure.words[key, default: []].append((target, template))
+                        if key.count >= 4 { closure.slipWords.append((key, target, template)) }
+                    case .slot(let slot): closure.slots.append((slot, target, template))
+                    }
+                }
+            }
+            return closure
+        }
+        for state in edges { for (edge, _) in state { if case .word(let key) = edge { vocabulary.insert(key) } } }
+    }
 
     mutating func newState() -> Int {
         edges.append([])

@@ -124,36 +124,43 @@ public enum FallbackTrainer {
     }
 
     /// Trains on the examples whose id is not in the held-out fifth, tunes the rejection
-    /// threshold on the held-out fifth, then retrains on everything.
-    public static func train(language: String, examples: [Example], epochs: Int = 40, seed: UInt64 = 2026) -> FallbackModel {
+    /// threshold on the held-out fifth, then retrains on everything (or, with
+    /// `excludeHeldOut`, keeps the model that never saw the held-out fifth, to measure the
+    /// whole parser on it). The threshold maximizes held-out utterances handled right,
+    /// where accepting an out-of-domain one costs `falseAcceptCost` times a missed one.
+    public static func isHeldOut(_ id: String) -> Bool { stableHash(id) % 5 == 0 }
+
+    public static func train(
+        language: String, examples: [Example], epochs: Int = 40, seed: UInt64 = 2026, excludeHeldOut: Bool = false, falseAcceptCost: Double = 2
+    ) -> FallbackModel {
         let classes = Array(Set(examples.map(\.label)).union([FallbackModel.none])).sorted()
-        let heldOutIDs = Set(examples.filter { stableHash($0.id) % 5 == 0 }.map(\.id))
+        let heldOutIDs = Set(examples.filter { isHeldOut($0.id) }.map(\.id))
         let trainPart = examples.filter { !heldOutIDs.contains($0.id) }
         let heldOut = examples.filter { heldOutIDs.contains($0.id) }
         let probe = fit(trainPart, classes: classes, epochs: epochs, seed: seed)
         // Tune the threshold on held-out data: the share of utterances handled right
         // (in domain: the right intent above the threshold; out of domain: rejected).
-        var best = (threshold: 0.5, score: -1.0, accuracy: 0.0, rejection: 0.0)
+        var best = (threshold: 0.5, score: -Double.infinity, accuracy: 0.0, rejection: 0.0)
         for step in 0...18 {
             let t = 0.2 + Double(step) * 0.04
-            var right = 0, inDomain = 0, inRight = 0, ood = 0, oodRight = 0
+            var right = 0.0, inDomain = 0, inRight = 0, ood = 0, oodRight = 0
             for e in heldOut {
                 let p = probe.predict(e.features)
                 let accepted = p.label != FallbackModel.none && p.probability >= t
                 if e.label == FallbackModel.none {
                     ood += 1
-                    if !accepted { oodRight += 1; right += 1 }
+                    if !accepted { oodRight += 1 } else { right -= falseAcceptCost }
                 } else {
                     inDomain += 1
                     if accepted && p.label == e.label { inRight += 1; right += 1 }
                 }
             }
-            let score = Double(right) / Double(max(heldOut.count, 1))
+            let score = right / Double(max(heldOut.count, 1))
             if score > best.score {
                 best = (t, score, Double(inRight) / Double(max(inDomain, 1)), Double(oodRight) / Double(max(ood, 1)))
             }
         }
-        let final = fit(examples, classes: classes, epochs: epochs, seed: seed)
+        let final = excludeHeldOut ? probe : fit(examples, classes: classes, epochs: epochs, seed: seed)
         return FallbackModel(
             language: language, classes: classes, threshold: (best.threshold * 100).rounded() / 100, bias: final.bias, weights: final.weights,
             training: .init(examples: examples.count, heldOut: heldOut.count, heldOutAccuracy: (best.accuracy * 1000).rounded() / 1000,

@@ -104,6 +104,7 @@ final class LanguageGrammar: Sendable {
                 }
                 builder.automaton.connect(templateEnd, .accept(index), ends[template.intent]!)
             }
+            builder.automaton.close()
             return Compiled(automaton: builder.automaton, start: start, accepting: accepting)
         }
         self.main = try compile(verbified: false)
@@ -115,6 +116,7 @@ final class LanguageGrammar: Sendable {
         builder.source = "\(language)/common.sentences <mention>"
         builder.slot = { name in name == "app" ? Automaton.Slot(parameter: "app", kind: .app) : nil }
         try builder.add(.rule("mention"), from: start, to: end)
+        builder.automaton.close()
         self.mention = Compiled(automaton: builder.automaton, start: start, accepting: [end: "app"])
 
         // Conjunctions: the grammar's <and> rule plus the one ICU's list patterns use.

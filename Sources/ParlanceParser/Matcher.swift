@@ -152,53 +152,40 @@ struct AutomatonMatcher {
         let length = to - from
         var agenda = [[Int: MatchPath]](repeating: [:], count: length + 1)
         agenda[0][start] = MatchPath(score: 0, literals: 0, parent: nil)
-        func relax(_ at: Int, _ state: Int, _ path: MatchPath, _ worklist: inout [Int]) -> Bool {
-            if let existing = agenda[at][state], existing.score >= path.score { return false }
-            agenda[at][state] = path
-            return true
+        var result: [Int: MatchPath] = [:]
+        func marked(_ path: MatchPath, _ template: Int?) -> MatchPath {
+            guard let template else { return path }
+            return MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
         }
         for offset in 0...length {
             let position = from + offset
-            // Epsilon closure.
-            var worklist = Array(agenda[offset].keys).sorted()
-            while let state = worklist.popLast() {
-                guard let path = agenda[offset][state] else { continue }
-                for (edge, target) in automaton.edges[state] {
-                    switch edge {
-                    case .epsilon:
-                        if relax(offset, target, path, &worklist) { worklist.append(target) }
-                    case .accept(let template):
-                        let next = MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
-                        if relax(offset, target, next, &worklist) { worklist.append(target) }
-                    default:
-                        continue
+            for (state, path) in agenda[offset] {
+                let closure = automaton.closures[state]
+                guard offset < length else {
+                    for (end, template) in closure.ends where accepting.contains(end) {
+                        if let existing = result[end], existing.score >= path.score { continue }
+                        result[end] = marked(path, template)
+                    }
+                    continue
+                }
+                let unit = keys[position]
+                for (target, template) in closure.words[unit] ?? [] {
+                    advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, template)))
+                }
+                // One slip ("mesage", "sned") only for words the grammar does not know.
+                if unit.count >= 4, !automaton.vocabulary.contains(unit) {
+                    for (key, target, template) in closure.slipWords
+                    where EditDistance.withinOne(unit, key) && (key.count >= 5 || EditDistance.isTransposition(unit, key)) {
+                        advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: marked(path, template)))
                     }
                 }
-            }
-            guard offset < length else { break }
-            // Consuming edges.
-            for (state, path) in agenda[offset] {
-                for (edge, target) in automaton.edges[state] {
-                    switch edge {
-                    case .word(let key):
-                        let unit = keys[position]
-                        if unit == key {
-                            advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: path))
-                        } else if key.count >= 4, unit.count >= 4, EditDistance.withinOne(unit, key), key.count >= 5 || EditDistance.isTransposition(unit, key) {
-                            advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: path))
-                        }
-                    case .slot(let slot):
-                        for (end, score, capture, literals) in slotMatches(slot, at: position, limit: to) {
-                            advance(&agenda, end - from, target, MatchPath(score: path.score + score, literals: path.literals + literals, capture: capture, parent: path))
-                        }
-                    default:
-                        continue
+                for (slot, target, template) in closure.slots {
+                    for (end, score, capture, literals) in slotMatches(slot, at: position, limit: to) {
+                        advance(&agenda, end - from, target, MatchPath(score: path.score + score, literals: path.literals + literals, capture: capture, parent: marked(path, template)))
                     }
                 }
             }
         }
-        var result: [Int: MatchPath] = [:]
-        for (state, path) in agenda[length] where accepting.contains(state) { result[state] = path }
         return result
     }
 

@@ -1,9 +1,14 @@
+import ParlanceText
+
 /// Templates compiled to a nondeterministic automaton over token keys. Matching walks all
 /// templates at once, keeping for each state only the best-scoring path so far, so the
 /// cost is linear in the number of tokens times the number of states: no backtracking.
 struct Automaton: Sendable {
     enum Edge: Sendable {
         case word(String)
+        /// A word of the `suffix` rule ("please", "now"): matched, but worth less than a
+        /// word of free text, so a message at the end keeps its last words.
+        case filler(String)
         case slot(Slot)
         case epsilon
         /// Passing this edge records which template matched.
@@ -41,6 +46,7 @@ struct Automaton: Sendable {
     /// each with the template whose accept edge was passed on the way, if any.
     struct Closure: Sendable {
         var words: [String: [(target: Int, template: Int?)]] = [:]
+        var fillers: [String: [(target: Int, template: Int?)]] = [:]
         /// Word edges of 4+ letters, for one-slip matching of unknown words.
         var slipWords: [(key: String, target: Int, template: Int?)] = []
         var slots: [(slot: Slot, target: Int, template: Int?)] = []
@@ -64,13 +70,20 @@ struct Automaton: Sendable {
                     case .word(let key):
                         closure.words[key, default: []].append((target, template))
                         if key.count >= 4 { closure.slipWords.append((key, target, template)) }
+                    case .filler(let key):
+                        closure.fillers[key, default: []].append((target, template))
                     case .slot(let slot): closure.slots.append((slot, target, template))
                     }
                 }
             }
             return closure
         }
-        for state in edges { for (edge, _) in state { if case .word(let key) = edge { vocabulary.insert(key) } } }
+        for state in edges {
+            for (edge, _) in state {
+                if case .word(let key) = edge { vocabulary.insert(key) }
+                if case .filler(let key) = edge { vocabulary.insert(key) }
+            }
+        }
     }
 
     mutating func newState() -> Int {
@@ -92,6 +105,8 @@ struct AutomatonBuilder {
     /// Resolves `{name}` for the template being compiled; nil when unknown.
     var slot: (String) -> Automaton.Slot? = { _ in nil }
     var source = ""
+    /// Words added now are fillers (the `suffix` rule).
+    var fillers = false
 
     init(rules: [String: TemplatePattern], keys: @escaping (String) -> [String]) {
         self.rules = rules
@@ -110,15 +125,22 @@ struct AutomatonBuilder {
                 automaton.connect(from, .word(word), to)
                 return
             }
-            let keys = keys(word)
+            let edge: (String) -> Automaton.Edge = { [fillers] key in fillers ? .filler(key) : .word(key) }
+            // "'s": a suffix the tokenizer splits off words; alone, ICU would drop its apostrophe.
+            let keys = word.hasPrefix("'") && word.count > 1 ? [TextNormalizer.key(word)] : keys(word)
             guard !keys.isEmpty else {
                 automaton.connect(from, .epsilon, to)
                 return
             }
+            // A word the tokenizer splits (Italian "dallo" → "da" + "lo") also matches whole,
+            // as the elided form of the text gives it ("dall'hotel" → "dallo").
+            if keys.count > 1, !word.contains(where: { $0 == " " || $0 == "-" || $0 == "'" }) {
+                automaton.connect(from, edge(TextNormalizer.key(word)), to)
+            }
             var current = from
             for (n, key) in keys.enumerated() {
                 let next = n == keys.count - 1 ? to : automaton.newState()
-                automaton.connect(current, .word(key), next)
+                automaton.connect(current, edge(key), next)
                 current = next
             }
         case .sequence(let items):

@@ -49,6 +49,24 @@ public final class IntentParser: Sendable {
         var candidates: [Candidate] = []
         // No app named (or the app name taken as ordinary words).
         candidates += match(grammar.main, grammar, units: units, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: nil, bonus: 0)
+        // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
+        // request may start at a clause boundary, at a small cost per word left out.
+        if candidates.isEmpty {
+            for start in units.indices.dropFirst() where units[start].commaBefore && units.count - start >= 1 {
+                let rest = Array(units[start...])
+                let cost = MatchScores.preambleToken * Double(start)
+                candidates += match(grammar.main, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: nil, bonus: cost)
+                for mention in mentions where mention.range.lowerBound >= start {
+                    var shifted = mention
+                    shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
+                    let removal = mentionExtent(shifted, units: rest, grammar: grammar, entities: analysis.entities, vocabularies: vocabularies)
+                    var remaining = rest
+                    remaining.removeSubrange(removal)
+                    candidates += match(grammar.main, grammar, units: remaining, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies,
+                                        mention: shifted, bonus: cost + MatchScores.literal * Double(removal.count))
+                }
+            }
+        }
         for mention in mentions {
             let removal = mentionExtent(mention, units: units, grammar: grammar, entities: analysis.entities, vocabularies: vocabularies)
             var rest = units
@@ -198,25 +216,29 @@ public final class IntentParser: Sendable {
         var i = 0
         while i < units.count {
             var found: Mention?
-            for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
-                let range = i..<(i + length)
-                let joined = IntentParser.compact(units[range].map(\.key).joined())
-                for (app, names) in appKeys {
-                    let exact = names.contains(joined)
-                    let slip = !exact && names.contains { $0.count >= 8 && EditDistance.withinOne(joined, $0) }
-                    let inflected = !exact && length == 1 && names.contains { joined.count > $0.count && joined.count <= $0.count + 3 && joined.hasPrefix($0) && $0.count >= 6 }
-                    guard exact || slip || inflected else { continue }
-                    let said = units[range].map(\.token.text).joined(separator: " ")
-                    // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
-                    let key = TextNormalizer.key(said)
-                    if Confusables.isSuspicious(said) || TextNormalizer.latinIfNeeded(key) != key {
-                        notes.append("'\(said)' looks like \(app.name) but mixes scripts: not taken as the app")
-                        continue
+            // Exact names first, over every length; only then one slip or an inflection.
+            search: for pass in 0..<2 {
+                for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
+                    let range = i..<(i + length)
+                    let joined = IntentParser.compact(units[range].map(\.key).joined())
+                    for (app, names) in appKeys {
+                        let matched =
+                            pass == 0
+                            ? names.contains(joined)
+                            : names.contains { $0.count >= 8 && EditDistance.withinOne(joined, $0) }
+                                || (length == 1 && names.contains { joined.count > $0.count && joined.count <= $0.count + 3 && joined.hasPrefix($0) && $0.count >= 6 })
+                        guard matched else { continue }
+                        let said = units[range].map(\.token.text).joined(separator: " ")
+                        // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
+                        let key = TextNormalizer.key(said)
+                        if Confusables.isSuspicious(said) || TextNormalizer.latinIfNeeded(key) != key {
+                            notes.append("'\(said)' looks like \(app.name) but mixes scripts: not taken as the app")
+                            continue
+                        }
+                        found = Mention(app: app, range: range, said: said)
+                        break search
                     }
-                    found = Mention(app: app, range: range, said: said)
-                    break
                 }
-                if found != nil { break }
             }
             if let found {
                 mentions.append(found)
@@ -279,7 +301,8 @@ public final class IntentParser: Sendable {
             // and a match whose unknown words outweigh its known ones is no match.
             guard path.literals > 0 || mention != nil, path.score + bonus > 0 else { return nil }
             let coverage = min(1, Double(path.literals) / Double(max(units.count, 1)))
-            return Candidate(intent: intent, score: path.score + bonus, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars, dotted: vocabularies["."] ?? PhraseSet())
+            let fixed = MatchScores.capture * Double(template.fixed.count)
+            return Candidate(intent: intent, score: path.score + bonus + fixed, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars, dotted: vocabularies["."] ?? PhraseSet())
         }
     }
 

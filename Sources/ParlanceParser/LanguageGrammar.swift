@@ -90,7 +90,9 @@ final class LanguageGrammar: Sendable {
                     let end = builder.automaton.newState()
                     let final = builder.automaton.newState()
                     builder.source = "\(language)/common.sentences <suffix>"
+                    builder.fillers = true
                     try builder.add(.rule("suffix"), from: end, to: final)
+                    builder.fillers = false
                     ends[template.intent] = end
                     accepting[final] = template.intent
                 }

@@ -128,8 +128,14 @@ enum MatchScores {
     static let knownNameToken = 0.8
     static let unknownNameToken = -0.4
     static let capitalizedNameToken = -0.15
+    static let capitalizedPlaceToken = -0.1
     static let longNameToken = -1.0
+    /// Breaks ties toward the reading that captures (or fixes) more.
+    static let capture = 0.05
+    /// Each word of a preamble left out before a clause boundary.
+    static let preambleToken = -0.1
     static let textToken = -0.02
+    static let filler = -0.03
     static let wildcardToken = -0.3
     static let placeToken = -0.2
     static let guardedToken = -1.0
@@ -169,6 +175,9 @@ struct AutomatonMatcher {
                     continue
                 }
                 let unit = keys[position]
+                for (target, template) in closure.fillers[unit] ?? [] {
+                    advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, template)))
+                }
                 for (target, template) in closure.words[unit] ?? [] {
                     advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, template)))
                 }
@@ -181,7 +190,8 @@ struct AutomatonMatcher {
                 }
                 for (slot, target, template) in closure.slots {
                     for (end, score, capture, literals) in slotMatches(slot, at: position, limit: to) {
-                        advance(&agenda, end - from, target, MatchPath(score: path.score + score, literals: path.literals + literals, capture: capture, parent: marked(path, template)))
+                        let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
+                        advance(&agenda, end - from, target, MatchPath(score: path.score + score + bonus, literals: path.literals + literals, capture: capture, parent: marked(path, template)))
                     }
                 }
             }
@@ -222,7 +232,8 @@ struct AutomatonMatcher {
             let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
             if names, oracle.notNames.contains(keys[position]) { return [] }
             for end in (position + 1)...min(limit, position + maxLength) {
-                guard let items = list ? splitList(position..<end) : [position..<end] else { continue }
+                guard var items = list ? splitList(position..<end) : [position..<end] else { continue }
+                if list, let phrases { items = items.flatMap { segment($0, phrases) ?? [$0] } }
                 var score = 0.0
                 var known = 0
                 var possible = true
@@ -237,9 +248,14 @@ struct AutomatonMatcher {
                         break
                     }
                     for (n, unit) in item.enumerated() {
-                        let capitalized = names && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
-                        // Unknown names are short: a third unknown lowercase word costs more.
-                        score += capitalized ? MatchScores.capitalizedNameToken : names && n >= 2 ? MatchScores.longNameToken : perToken
+                        let capitalized = unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
+                        if names {
+                            // Unknown names are short: a third unknown lowercase word costs more.
+                            score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken
+                        } else {
+                            // A capitalized word is a likelier place than an unknown person ("fotos do Rio").
+                            score += capitalized && perToken == MatchScores.placeToken ? MatchScores.capitalizedPlaceToken : perToken
+                        }
                     }
                 }
                 guard possible else { continue }
@@ -248,6 +264,25 @@ struct AutomatonMatcher {
             }
             return result
         }
+    }
+
+    /// An unknown item that splits entirely into known names ("bobo luis" said without a
+    /// comma), longest names first; nil when it does not.
+    private func segment(_ item: Range<Int>, _ phrases: PhraseSet) -> [Range<Int>]? {
+        guard item.count > 1, !(item.count <= phrases.longest && phrases.contains(keys[item])) else { return nil }
+        var parts: [Range<Int>] = []
+        var start = item.lowerBound
+        while start < item.upperBound {
+            var found: Int?
+            for length in stride(from: min(phrases.longest, item.upperBound - start), through: 1, by: -1) where phrases.contains(keys[start..<(start + length)]) {
+                found = length
+                break
+            }
+            guard let length = found else { return nil }
+            parts.append(start..<(start + length))
+            start += length
+        }
+        return parts.count > 1 ? parts : nil
     }
 
     /// Splits a range into list items at commas and conjunctions; nil when an item is empty.

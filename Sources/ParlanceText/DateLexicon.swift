@@ -44,6 +44,7 @@ struct DateLexicon: Sendable {
         var namedHours = PhraseIndex<Int>()
         var meridiem = PhraseIndex<String>()
         var hourSuffixes: Set<String> = []
+        var halfPast = PhraseIndex<Bool>()
     }
 
     init(language: String, tokenizer: Tokenizer) throws {
@@ -95,6 +96,10 @@ struct DateLexicon: Sendable {
                     throw LanguageDataError(file: "\(language)/dates.json", message: "phrase '\(phrase.text)': unknown day part '\(part)'")
                 }
                 add(phrase.text, .dayPart(dayOffset: phrase.dayOffset ?? 0, part: part))
+            } else if let week = phrase.weekOffset {
+                add(phrase.text, .relative(.week, offset: week, perSlot: false))
+            } else if let month = phrase.monthOffset {
+                add(phrase.text, .relative(.month, offset: month, perSlot: false))
             } else if let weekend = phrase.weekendOffset {
                 add(phrase.text, .weekend(offset: weekend))
             } else if let offset = phrase.dayOffset {
@@ -128,7 +133,10 @@ struct DateLexicon: Sendable {
         self.ordinalSuffixes = Set(data.ordinalSuffixes.flatMap(tokenizer.phraseKeys))
         self.ambiguousMonths = Set(data.ambiguousMonthNames.map(TextNormalizer.key))
         var times = TimeWords()
-        for connector in data.time.connectors { times.connectors.insert(tokenizer.phraseKeys(connector), true) }
+        // Connectors keep their accents: Portuguese "às" (at) is not the article "as".
+        for connector in data.time.connectors {
+            times.connectors.insert(TokenStream(tokenizer.tokenize(connector)).normalized, true)
+        }
         for (word, hour) in data.time.namedHours { times.namedHours.insert(tokenizer.phraseKeys(word), hour) }
         for (value, words) in data.time.meridiem {
             guard value == "am" || value == "pm" else {
@@ -137,6 +145,7 @@ struct DateLexicon: Sendable {
             for word in words { times.meridiem.insert(tokenizer.phraseKeys(word), value) }
         }
         times.hourSuffixes = Set(data.time.hourSuffixes.flatMap(tokenizer.phraseKeys))
+        for half in data.time.halfPast { times.halfPast.insert(tokenizer.phraseKeys(half), true) }
         self.times = times
         let pattern = (try? CLDRDates.shortDatePattern(locale: language)) ?? "d/M/y"
         var order: [Character] = []

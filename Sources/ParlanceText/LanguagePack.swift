@@ -49,12 +49,14 @@ private struct Recognition {
     var numbers: [NumberMatch] = []
     var numberAt: [Int: NumberMatch] = [:]
     var candidates: [Candidate] = []
+    let normalizedUnits: [String]
 
     init(pack: LanguagePack, stream: TokenStream, reference: ReferenceTime, regionCurrency: String?) {
         self.pack = pack
         self.stream = stream
         self.reference = reference
         self.regionCurrency = regionCurrency
+        self.normalizedUnits = stream.normalized
     }
 
     mutating func run() -> [Entity] {
@@ -160,7 +162,7 @@ private struct Recognition {
         let times = pack.dates.times
         var j = i
         var evidence = false
-        if let connector = times.connectors.longestMatch(in: stream.keys, from: j) {
+        if let connector = times.connectors.longestMatch(in: normalizedUnits, from: j) {
             j = connector.end
             evidence = true
         }
@@ -185,6 +187,11 @@ private struct Recognition {
                 j += 1
                 evidence = true
             }
+        }
+        if minute == 0, let half = times.halfPast.longestMatch(in: stream.keys, from: j) {
+            minute = 30
+            j = half.end
+            evidence = true
         }
         if let meridiem = times.meridiem.longestMatch(in: stream.keys, from: j) {
             j = meridiem.end

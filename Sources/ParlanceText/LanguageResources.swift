@@ -144,6 +144,8 @@ struct DateData: Decodable, Sendable {
         var meridiem: [String: [String]]
         /// Words after the hour: "o'clock", "h", "Uhr", "horas"; also between hours and minutes ("20 h 30").
         var hourSuffixes: [String]
+        /// Words after the hour that add half an hour: "y media", "et demie", "e mezza".
+        var halfPast: [String]
     }
 
     struct Phrase: Decodable, Sendable {
@@ -151,6 +153,9 @@ struct DateData: Decodable, Sendable {
         var dayOffset: Int?
         var dayPart: String?
         var weekendOffset: Int?
+        /// A whole week or month away: Portuguese "desta semana" (0), "do mês passado" (−1).
+        var weekOffset: Int?
+        var monthOffset: Int?
     }
 }
 

@@ -6,6 +6,8 @@ struct TokenStream {
     let indices: [Int]
     /// Matching key of each unit.
     let keys: [String]
+    /// Normalized form of each unit (case folded, accents kept).
+    var normalized: [String] { indices.map { tokens[$0].normalized } }
 
     /// The utterance's scalars, when known (to read what lies between tokens).
     let scalars: [Unicode.Scalar]

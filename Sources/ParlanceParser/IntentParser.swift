@@ -291,7 +291,7 @@ public final class IntentParser: Sendable {
             if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
         }
         let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: grammar.enumerations,
-                                conjunctions: grammar.conjunctions, notNames: grammar.notNames, app: nil)
+                                conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle)
         let accepted = matcher.run(start: compiled.start, accepting: Set(compiled.accepting.keys), from: 0, to: units.count)
         return accepted.compactMap { state, path in

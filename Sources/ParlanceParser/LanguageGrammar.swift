@@ -22,6 +22,7 @@ final class LanguageGrammar: Sendable {
     let enumerations: [String: PhraseLexicon]
     let conjunctions: Set<String>
     let notNames: Set<String>
+    let capitalizedNouns: Bool
     /// The language's common vocabulary by type (e.g. workout activities), used with the context's.
     let vocabulary: [String: [String]]
     let tokenizer: Tokenizer
@@ -148,6 +149,7 @@ final class LanguageGrammar: Sendable {
             enumerations[parameter] = phrases
         }
         self.notNames = Set(lexicon.notNames.flatMap(keys))
+        self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
         self.enumerations = enumerations
     }
@@ -158,6 +160,8 @@ final class LanguageGrammar: Sendable {
         var values: [String: [String: [String]]]
         var notNames: [String]
         var vocabulary: [String: [String]]
+        /// The language capitalizes every noun (German): capitals say nothing about names.
+        var capitalizedNouns: Bool?
     }
 
     /// The keys of the units templates see: every token but punctuation other than ":".
@@ -185,9 +189,10 @@ final class LanguageGrammar: Sendable {
         case .text: kind = .free(maxLength: 80, list: false, vocabulary: nil, perToken: MatchScores.textToken, names: false)
         case .place: kind = .free(maxLength: 10, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.placeToken, names: false)
         case .person:
-            kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.unknownNameToken, names: true)
+            // Guarded (people in photos): an unknown name is a reluctant reading.
+            kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: p.guarded ? MatchScores.guardedToken : MatchScores.unknownNameToken, names: true)
         case .string:
-            let perToken: Double? = p.closed ? nil : p.guarded ? MatchScores.guardedToken : MatchScores.placeToken
+            let perToken: Double? = p.closed ? nil : p.guarded ? MatchScores.guardedToken : MatchScores.stringToken
             kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: perToken, names: false)
         case .currencyAmount: kind = .entity(["currencyAmount"])
         case .number, .integer: kind = .entity(["number"])

@@ -74,6 +74,8 @@ struct SlotOracle {
     var conjunctions: Set<String>
     /// Words that cannot be (or start) a name: pronouns, articles ("tell me a joke").
     var notNames: Set<String>
+    /// Capitals carry no signal (German capitalizes every noun).
+    var capitalizedNouns = false
     /// The app mention a mention pattern must cover, as a unit range.
     var app: Range<Int>?
 }
@@ -138,6 +140,8 @@ enum MatchScores {
     static let filler = -0.03
     static let wildcardToken = -0.3
     static let placeToken = -0.2
+    /// Unknown words of a string (a search term): a little less likely than a place.
+    static let stringToken = -0.25
     static let guardedToken = -1.0
 }
 
@@ -248,7 +252,7 @@ struct AutomatonMatcher {
                         break
                     }
                     for (n, unit) in item.enumerated() {
-                        let capitalized = unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
+                        let capitalized = !oracle.capitalizedNouns && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
                         if names {
                             // Unknown names are short: a third unknown lowercase word costs more.
                             score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken

@@ -142,7 +142,8 @@ private struct Recognition {
             }
         }
         if let time = timeOfDay(at: i, evening: false) {
-            candidates.append(Candidate(start: i, end: time.end, value: .dateTime(reference.dateTime(reference.date, hour: time.hour, minute: time.minute)), priority: 3))
+            // A time known only by its connector ("um 10") yields to an amount ("10 Euro").
+            candidates.append(Candidate(start: i, end: time.end, value: .dateTime(reference.dateTime(reference.date, hour: time.hour, minute: time.minute)), priority: time.strong ? 3 : 2))
         }
         if let month = pack.dates.months.longestMatch(in: stream.keys, from: i), month.value.standalone {
             let key = stream.keys[i..<month.end].joined(separator: " ")
@@ -158,10 +159,11 @@ private struct Recognition {
     /// A time of day at unit `i`: "at 8", "8 am", "6:30 pm", "a las 8", "um 8 Uhr", "20 h 30",
     /// "noon". Alone, a number is not a time: it needs a connector, minutes, a suffix such
     /// as "o'clock" or "Uhr", or "am"/"pm".
-    private func timeOfDay(at i: Int, evening: Bool) -> (end: Int, hour: Int, minute: Int)? {
+    private func timeOfDay(at i: Int, evening: Bool) -> (end: Int, hour: Int, minute: Int, strong: Bool)? {
         let times = pack.dates.times
         var j = i
         var evidence = false
+        var strong = false
         if let connector = times.connectors.longestMatch(in: normalizedUnits, from: j) {
             j = connector.end
             evidence = true
@@ -173,6 +175,7 @@ private struct Recognition {
             hour = named.value
             j = named.end
             evidence = true
+            strong = true
         } else {
             guard let n = numberAt[j], !n.isWeak || evidence, let h = n.intValue, (0...24).contains(h) else { return nil }
             hour = h
@@ -183,26 +186,30 @@ private struct Recognition {
                 minute = value
                 j = m.end
                 evidence = true
+                strong = true
             } else if j < stream.count, times.hourSuffixes.contains(stream.keys[j]) {
                 j += 1
                 evidence = true
+                strong = true
             }
         }
         if minute == 0, let half = times.halfPast.longestMatch(in: stream.keys, from: j) {
             minute = 30
             j = half.end
             evidence = true
+            strong = true
         }
         if let meridiem = times.meridiem.longestMatch(in: stream.keys, from: j) {
             j = meridiem.end
             evidence = true
+            strong = true
             if meridiem.value == "pm", hour < 12 { hour += 12 }
             if meridiem.value == "am", hour == 12 { hour = 0 }
         } else if evening, hour < 12 {
             hour += 12
         }
         guard evidence, hour <= 24 else { return nil }
-        return (j, hour, minute)
+        return (j, hour, minute, strong)
     }
 
     private func dayNumber(_ unit: Int) -> NumberMatch? {

@@ -170,8 +170,11 @@ public enum FallbackTrainer {
     /// Softmax regression with AdaGrad and L2, over shuffled epochs.
     static func fit(_ examples: [Example], classes: [String], epochs: Int, seed: UInt64) -> FallbackModel {
         let index = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, $0) })
+        // Features seen once teach little and make the model large.
+        var counts: [String: Int] = [:]
+        for e in examples { for f in e.features { counts[f, default: 0] += 1 } }
         var featureIndex: [String: Int] = [:]
-        for e in examples { for f in e.features where featureIndex[f] == nil { featureIndex[f] = featureIndex.count } }
+        for e in examples { for f in e.features where featureIndex[f] == nil && counts[f]! >= 2 { featureIndex[f] = featureIndex.count } }
         let k = classes.count
         var w = [Double](repeating: 0, count: featureIndex.count * k)
         var g = [Double](repeating: 1e-8, count: featureIndex.count * k)
@@ -203,9 +206,10 @@ public enum FallbackTrainer {
         }
         var weights: [String: [[Double]]] = [:]
         for (feature, f) in featureIndex {
+            // Small weights change no decision; dropping them keeps the model files small.
             let pairs = (0..<k).compactMap { c -> [Double]? in
-                let value = (w[f * k + c] * 1000).rounded() / 1000
-                return abs(value) >= 0.01 ? [Double(c), value] : nil
+                let value = (w[f * k + c] * 100).rounded() / 100
+                return abs(value) >= 0.05 ? [Double(c), value] : nil
             }
             if !pairs.isEmpty { weights[feature] = pairs }
         }

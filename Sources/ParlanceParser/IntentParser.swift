@@ -45,6 +45,12 @@ public final class IntentParser: Sendable {
         var notes: [String] = []
         let mentions = findMentions(units, notes: &notes)
         let vocabularies = try vocabularies(for: locale.language, grammar: grammar)
+        // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
+        // not in the context: no intent, and never routed to the real app.
+        if mentions.isEmpty, let lookalike = notes.first(where: { $0.contains("mixes scripts") }) {
+            return ParseResult(intent: nil, alternatives: [], reason: lookalike, explanation: Explanation(
+                decidedBy: "none", source: nil, score: nil, appMention: nil, notes: notes))
+        }
 
         var candidates: [Candidate] = []
         // No app named (or the app name taken as ordinary words).

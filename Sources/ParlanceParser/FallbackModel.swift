@@ -182,7 +182,7 @@ public enum FallbackTrainer {
         var gb = [Double](repeating: 1e-8, count: k)
         let rate = 0.3, l2 = 1e-4
         var order = Array(examples.indices)
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let encoded = examples.map { e in (e.features.compactMap { featureIndex[$0] }, index[e.label]!) }
         for _ in 0..<epochs {
             order.shuffle(using: &rng)
@@ -225,17 +225,5 @@ public enum FallbackTrainer {
             h = h &* 0x100_0000_01b3
         }
         return h
-    }
-}
-
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -33,6 +33,10 @@ public final class IntentParser: Sendable {
         }
     }
 
+    /// Utterances longer than this many words get no intent (reason "too long"): spoken
+    /// requests are short, and matching cost grows with length.
+    public static let maximumWords = 200
+
     /// The languages with an intent grammar.
     public static var supportedLanguages: [String] { LanguageGrammar.availableLanguages }
 
@@ -42,6 +46,10 @@ public final class IntentParser: Sendable {
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
         let scalars = Array(text.unicodeScalars)
+        guard !units.isEmpty, units.count <= IntentParser.maximumWords else {
+            let reason = units.isEmpty ? "nothing to parse: the utterance has no words" : "utterance too long: \(units.count) words, the parser reads at most \(IntentParser.maximumWords)"
+            return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
+        }
         var notes: [String] = []
         let mentions = findMentions(units, notes: &notes)
         let vocabularies = try vocabularies(for: locale.language, grammar: grammar)
@@ -300,7 +308,7 @@ public final class IntentParser: Sendable {
                                 conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle)
         let accepted = matcher.run(start: compiled.start, accepting: Set(compiled.accepting.keys), from: 0, to: units.count)
-        return accepted.compactMap { state, path in
+        return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
             let template = grammar.templates[index]
             // A template with no word of its own (a verbified one) stands only with an app name,

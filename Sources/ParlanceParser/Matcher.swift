@@ -169,7 +169,10 @@ struct AutomatonMatcher {
         }
         for offset in 0...length {
             let position = from + offset
-            for (state, path) in agenda[offset] {
+            // States in a fixed order, so that ties between equal scores always fall the same
+            // way (dictionary order differs from one dictionary instance to the next).
+            for state in agenda[offset].keys.sorted() {
+                let path = agenda[offset][state]!
                 let closure = automaton.closures[state]
                 guard offset < length else {
                     for (end, template) in closure.ends where accepting.contains(end) {

@@ -22,5 +22,14 @@ let package = Package(
             path: "Benchmarks/TextLayer",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Parser",
+            dependencies: [
+                .product(name: "Parlance", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Parser",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

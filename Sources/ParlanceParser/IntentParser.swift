@@ -52,7 +52,7 @@ public final class IntentParser: Sendable {
         }
         var notes: [String] = []
         let mentions = findMentions(units, notes: &notes)
-        let vocabularies = try vocabularies(for: locale.language, grammar: grammar)
+        let vocabularies = vocabularies(for: locale.language, grammar: grammar)
         // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
         // not in the context: no intent, and never routed to the real app.
         if mentions.isEmpty, let lookalike = notes.first(where: { $0.contains("mixes scripts") }) {
@@ -432,8 +432,8 @@ public final class IntentParser: Sendable {
         }
     }
 
-    func vocabularies(for language: String, grammar: LanguageGrammar) throws -> [String: PhraseSet] {
-        try vocabularies.withLock { cache in
+    func vocabularies(for language: String, grammar: LanguageGrammar) -> [String: PhraseSet] {
+        vocabularies.withLock { cache in
             if let sets = cache[language] { return sets }
             var sets: [String: PhraseSet] = [:]
             let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))

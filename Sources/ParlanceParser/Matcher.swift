@@ -163,6 +163,10 @@ struct AutomatonMatcher {
         var agenda = [[Int: MatchPath]](repeating: [:], count: length + 1)
         agenda[0][start] = MatchPath(score: 0, literals: 0, parent: nil)
         var result: [Int: MatchPath] = [:]
+        // The same slot at the same position is asked for by every template that has it
+        // there: work its matches out once.
+        struct SlotAt: Hashable { var slot: Automaton.Slot; var position: Int }
+        var slotCache: [SlotAt: [(Int, Double, Capture, Int)]] = [:]
         func marked(_ path: MatchPath, _ template: Int?) -> MatchPath {
             guard let template else { return path }
             return MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
@@ -196,7 +200,10 @@ struct AutomatonMatcher {
                     }
                 }
                 for (slot, target, template) in closure.slots {
-                    for (end, score, capture, literals) in slotMatches(slot, at: position, limit: to) {
+                    let key = SlotAt(slot: slot, position: position)
+                    let matches = slotCache[key] ?? slotMatches(slot, at: position, limit: to)
+                    slotCache[key] = matches
+                    for (end, score, capture, literals) in matches {
                         let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
                         advance(&agenda, end - from, target, MatchPath(score: path.score + score + bonus, literals: path.literals + literals, capture: capture, parent: marked(path, template)))
                     }

@@ -51,11 +51,12 @@ public final class IntentParser: Sendable {
             return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
         }
         var notes: [String] = []
-        let mentions = findMentions(units, notes: &notes)
+        var lookalikes: [String] = []
+        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
         let vocabularies = vocabularies(for: locale.language, grammar: grammar)
         // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
         // not in the context: no intent, and never routed to the real app.
-        if mentions.isEmpty, let lookalike = notes.first(where: { $0.contains("mixes scripts") }) {
+        if mentions.isEmpty, let lookalike = lookalikes.first {
             return ParseResult(intent: nil, alternatives: [], reason: lookalike, explanation: Explanation(
                 decidedBy: "none", source: nil, score: nil, appMention: nil, notes: notes))
         }
@@ -107,8 +108,8 @@ public final class IntentParser: Sendable {
     public func fallbackFeatures(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> [String] {
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
-        var notes: [String] = []
-        return FallbackFeatures.extract(units: units, entities: analysis.entities, mentions: findMentions(units, notes: &notes).map(\.range))
+        var notes: [String] = [], lookalikes: [String] = []
+        return FallbackFeatures.extract(units: units, entities: analysis.entities, mentions: findMentions(units, notes: &notes, lookalikes: &lookalikes).map(\.range))
     }
 
     // MARK: - Fallback
@@ -225,7 +226,8 @@ public final class IntentParser: Sendable {
     /// spacing-insensitive ("monkey chat"), with one slip allowed in long names
     /// ("MonkyChat"), or inflected as a verb ("MonkeyChatte"). A name that only looks
     /// like an app name (confusable letters from another script) is not that app.
-    func findMentions(_ units: [MatchUnit], notes: inout [String]) -> [Mention] {
+    /// `lookalikes` gets a sentence for each look-alike refused (also added to `notes`).
+    func findMentions(_ units: [MatchUnit], notes: inout [String], lookalikes: inout [String]) -> [Mention] {
         var mentions: [Mention] = []
         var i = 0
         while i < units.count {
@@ -246,7 +248,9 @@ public final class IntentParser: Sendable {
                         // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
                         let key = TextNormalizer.key(said)
                         if Confusables.isSuspicious(said) || TextNormalizer.latinIfNeeded(key) != key {
-                            notes.append("'\(said)' looks like \(app.name) but mixes scripts: not taken as the app")
+                            let note = "'\(said)' looks like \(app.name) but mixes scripts: not taken as the app"
+                            notes.append(note)
+                            lookalikes.append(note)
                             continue
                         }
                         found = Mention(app: app, range: range, said: said)

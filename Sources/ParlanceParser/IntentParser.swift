@@ -74,26 +74,21 @@ public final class IntentParser: Sendable {
                 for mention in mentions where mention.range.lowerBound >= start {
                     var shifted = mention
                     shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
-                    let removal = mentionExtent(shifted, units: rest, grammar: grammar, entities: analysis.entities, vocabularies: vocabularies)
-                    var remaining = rest
-                    remaining.removeSubrange(removal)
-                    candidates += match(grammar.main, grammar, units: remaining, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies,
-                                        mention: shifted, bonus: cost + MatchScores.literal * Double(removal.count))
+                    let removed = removing(shifted, from: rest, grammar: grammar, vocabularies: vocabularies)
+                    candidates += match(grammar.main, grammar, units: removed.rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies,
+                                        mention: shifted, bonus: cost + removed.bonus)
                 }
             }
         }
         for mention in mentions {
-            let removal = mentionExtent(mention, units: units, grammar: grammar, entities: analysis.entities, vocabularies: vocabularies)
-            var rest = units
-            rest.removeSubrange(removal)
-            let bonus = MatchScores.literal * Double(removal.count)
+            let (rest, removal, bonus) = removing(mention, from: units, grammar: grammar, vocabularies: vocabularies)
             candidates += match(grammar.main, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
             // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
             var asNoun = units
             asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
             candidates += match(grammar.main, grammar, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0)
             // The app name as the verb: "MonkeyChat Bobo send more bananas".
-            if mention.isLeading(units, removal) {
+            if mention.isLeading(removal) {
                 candidates += match(grammar.verbified, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
                     .filter { mention.app.handles($0.intent) }
             }
@@ -101,7 +96,7 @@ public final class IntentParser: Sendable {
         if candidates.isEmpty, let model = try model(for: locale.language) {
             return fallback(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, vocabularies: vocabularies, notes: notes)
         }
-        return decide(candidates, units: units, grammar: grammar, notes: notes, mentions: mentions)
+        return decide(candidates, notes: notes, mentions: mentions)
     }
 
     /// The fallback model's features of an utterance (what `parlance train` learns from).
@@ -217,8 +212,8 @@ public final class IntentParser: Sendable {
 
         /// Whether the mention opens the request (possibly after a wake word), with nothing
         /// but the name removed: the app name is then the verb.
-        func isLeading(_ units: [MatchUnit], _ removal: Range<Int>) -> Bool {
-            removal == range && (range.lowerBound == 0 || range.lowerBound <= 3)
+        func isLeading(_ removal: Range<Int>) -> Bool {
+            removal == range && range.lowerBound <= 3
         }
     }
 
@@ -269,13 +264,24 @@ public final class IntentParser: Sendable {
     }
 
     /// The mention and the words that go with it ("on MonkeyChat", "open MonkeyFit and").
-    func mentionExtent(_ mention: Mention, units: [MatchUnit], grammar: LanguageGrammar, entities: [Entity], vocabularies: [String: PhraseSet]) -> Range<Int> {
+    /// The units without the mention and the words that go with it, what was removed, and
+    /// the score the removed words are worth (as if matched by a template).
+    func removing(_ mention: Mention, from units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet])
+        -> (rest: [MatchUnit], removal: Range<Int>, bonus: Double)
+    {
+        let removal = mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
+        var rest = units
+        rest.removeSubrange(removal)
+        return (rest, removal, MatchScores.literal * Double(removal.count))
+    }
+
+    func mentionExtent(_ mention: Mention, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int> {
         let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
         let matcher = AutomatonMatcher(automaton: grammar.mention.automaton, oracle: oracle)
         var best = mention.range
         for start in stride(from: mention.range.lowerBound, through: max(0, mention.range.lowerBound - 5), by: -1) {
             for end in mention.range.upperBound...min(units.count, mention.range.upperBound + 3) {
-                let accepted = matcher.run(start: grammar.mention.start, accepting: Set(grammar.mention.accepting.keys), from: start, to: end)
+                let accepted = matcher.run(start: grammar.mention.start, accepting: grammar.mention.acceptingStates, from: start, to: end)
                 if !accepted.isEmpty, end - start > best.count { best = start..<end }
             }
         }
@@ -311,7 +317,7 @@ public final class IntentParser: Sendable {
         let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: grammar.enumerations,
                                 conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle)
-        let accepted = matcher.run(start: compiled.start, accepting: Set(compiled.accepting.keys), from: 0, to: units.count)
+        let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
             let template = grammar.templates[index]
@@ -326,7 +332,7 @@ public final class IntentParser: Sendable {
 
     // MARK: - Decision
 
-    private func decide(_ candidates: [Candidate], units: [MatchUnit], grammar: LanguageGrammar, notes: [String], mentions: [Mention]) -> ParseResult {
+    private func decide(_ candidates: [Candidate], notes: [String], mentions: [Mention]) -> ParseResult {
         var notes = notes
         // Best candidate per intent.
         var best: [String: Candidate] = [:]

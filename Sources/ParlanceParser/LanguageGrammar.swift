@@ -11,7 +11,16 @@ final class LanguageGrammar: Sendable {
         var automaton: Automaton
         var start: Int
         /// Accepting states and the intent each accepts.
-        var accepting: [Int: String]
+        let accepting: [Int: String]
+        /// The keys of `accepting`, as the matcher takes them (made once, not per match).
+        let acceptingStates: Set<Int>
+
+        init(automaton: Automaton, start: Int, accepting: [Int: String]) {
+            self.automaton = automaton
+            self.start = start
+            self.accepting = accepting
+            self.acceptingStates = Set(accepting.keys)
+        }
     }
 
     let language: String

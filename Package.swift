@@ -7,6 +7,7 @@ import PackageDescription
 //   ParlanceICU     the only Swift code that knows ICU
 //   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
 //   ParlanceParser  intent templates compiled to a matcher, app names, fallback model; grammars in Grammar/
+//   ParlanceResolver  vocabularies (ordered user sets, app plists), candidate index, scoring, resolution policy
 //   ParlanceEvaluation  batches, annotated corpora and their metrics
 //   Parlance        the library users import (re-exports the stages)
 //   parlance        the command-line tool (swift-argument-parser), thin over the library
@@ -44,12 +45,16 @@ let package = Package(
             resources: [.copy("Grammar")]
         ),
         .target(
+            name: "ParlanceResolver",
+            dependencies: ["ParlanceText", "ParlanceParser"]
+        ),
+        .target(
             name: "ParlanceEvaluation",
             dependencies: ["ParlanceText", "ParlanceParser"]
         ),
         .target(
             name: "Parlance",
-            dependencies: ["ParlanceText", "ParlanceParser", "ParlanceEvaluation"]
+            dependencies: ["ParlanceText", "ParlanceParser", "ParlanceResolver", "ParlanceEvaluation"]
         ),
         .executableTarget(
             name: "ParlanceCommand",
@@ -64,7 +69,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlanceEvaluationTests",
-            dependencies: ["ParlanceEvaluation"]
+            dependencies: ["ParlanceEvaluation", "ParlanceResolver"]
+        ),
+        .testTarget(
+            name: "ParlanceResolverTests",
+            dependencies: ["ParlanceResolver"]
         ),
         .testTarget(
             name: "ParlanceParserTests",

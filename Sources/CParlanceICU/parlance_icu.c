@@ -153,6 +153,21 @@ PLTransliterator *pl_translit_open(const uint16_t *id, int32_t id_length, int32_
     return p;
 }
 
+PLTransliterator *pl_translit_open_rules(const uint16_t *id, int32_t id_length,
+                                        const uint16_t *rules, int32_t rules_length,
+                                        int32_t *error_line, int32_t *error_offset, int32_t *status) {
+    UParseError parse_error;
+    memset(&parse_error, 0, sizeof(parse_error));
+    UTransliterator *t = utrans_openU((const UChar *)id, id_length, UTRANS_FORWARD,
+                                      (const UChar *)rules, rules_length, &parse_error, STATUS(status));
+    if (error_line) *error_line = parse_error.line;
+    if (error_offset) *error_offset = parse_error.offset;
+    if (U_FAILURE(*STATUS(status))) return NULL;
+    PLTransliterator *p = (PLTransliterator *)malloc(sizeof(PLTransliterator));
+    p->t = t;
+    return p;
+}
+
 PLTransliterator *pl_translit_clone(const PLTransliterator *t, int32_t *status) {
     UTransliterator *c = utrans_clone(t->t, STATUS(status));
     if (U_FAILURE(*STATUS(status))) return NULL;

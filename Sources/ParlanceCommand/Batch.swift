@@ -15,6 +15,8 @@ struct Batch: ParsableCommand {
 
     @OptionGroup var contextOptions: ContextOptions
 
+    @OptionGroup var resolveOptions: ResolveOptions
+
     @Option(name: .long, help: "Locale for records without one.")
     var locale: String = "en-US"
 
@@ -33,7 +35,7 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
-        let processor = BatchLineProcessor(parser: try IntentParser(context: contextOptions.load()), defaultLocale: locale, explain: explain)
+        let processor = BatchLineProcessor(parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain)
         let input: FileHandle
         if let file {
             guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("cannot read '\(file)'") }

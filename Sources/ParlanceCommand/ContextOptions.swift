@@ -7,12 +7,30 @@ struct ContextOptions: ParsableArguments {
     @Option(name: .long, help: "Context file (JSON: apps, intents, vocabularies). Default: the built-in demo (MonkeyChat, MonkeyFit, Soup Chef).")
     var context: String?
 
+    /// The context; problems with the app vocabulary files it names are warned about on
+    /// standard error (the rest of the context still loads).
     func load() throws -> ParserContext {
         guard let context else { return .demo }
         do {
-            return try ParserContext.load(contentsOf: URL(fileURLWithPath: context))
+            let loaded = try ParserContext.load(contentsOf: URL(fileURLWithPath: context))
+            for diagnostic in loaded.diagnostics {
+                FileHandle.standardError.write(Data("parlance: \(diagnostic.description)\n".utf8))
+            }
+            return loaded
         } catch {
             throw ValidationError(error.description)
         }
+    }
+}
+
+/// `--no-resolve`: parse only.
+struct ResolveOptions: ParsableArguments {
+    @Flag(name: .customLong("resolve"), inversion: .prefixedNo,
+          help: "Resolve names (contacts, workouts, albums…) against the context's vocabularies (records.md \"resolution\").")
+    var resolve = true
+
+    func parser(_ context: ParserContext) throws -> any UtteranceParser {
+        let parser = try IntentParser(context: context)
+        return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context)) : parser
     }
 }

@@ -12,6 +12,6 @@ struct ParlanceCommand: ParsableCommand {
             (ICU \(Parlance.icuVersion)).
             """,
         version: "0.1.0",
-        subcommands: [Parse.self, Batch.self, Eval.self, Tokens.self, Train.self]
+        subcommands: [Parse.self, Batch.self, Resolve.self, Eval.self, Tokens.self, Train.self]
     )
 }

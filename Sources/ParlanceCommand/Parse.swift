@@ -16,6 +16,8 @@ struct Parse: ParsableCommand {
 
     @OptionGroup var contextOptions: ContextOptions
 
+    @OptionGroup var resolveOptions: ResolveOptions
+
     @Option(name: .long, help: "ISO 8601 time that relative dates resolve against (default: now).")
     var referenceTime: String?
 
@@ -36,13 +38,15 @@ struct Parse: ParsableCommand {
     }
 
     func run() throws {
-        let parser = try IntentParser(context: contextOptions.load())
+        let parser = try resolveOptions.parser(contextOptions.load())
         let locale = try ParlanceLocale(self.locale)
         let reference = try referenceTime.map { try ReferenceTime(iso8601: $0) } ?? .now()
         let result: ParseResult
         do {
             result = try parser.parse(text, locale: locale, referenceTime: reference)
         } catch let error as ParseError {
+            throw ValidationError(error.description)
+        } catch let error as ResolverError {
             throw ValidationError(error.description)
         }
         switch format {
@@ -62,7 +66,9 @@ enum Summary {
             for p in intent.parameters {
                 let span = p.span.map { " \($0)" } ?? ""
                 lines.append("  \(p.name): \(p.value.display)\(p.raw != p.value.display ? "  (said \"\(p.raw)\")" : "")\(span)")
+                if let resolution = p.resolution { lines.append("    → \(text(resolution))") }
             }
+            for m in intent.missing { lines.append("  \(m.name): (not said)\n    → \(text(m.resolution))") }
         } else {
             lines.append("no intent: \(result.reason ?? "nothing matched")")
         }
@@ -76,5 +82,10 @@ enum Summary {
             for note in e.notes { lines.append("note: \(note)") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    static func text(_ resolution: Resolution) -> String {
+        let items = resolution.items.map { "\($0.display) [\($0.id)] \($0.score)" }.joined(separator: ", ")
+        return "\(resolution.kind.rawValue)\(items.isEmpty ? "" : ": \(items)")\(resolution.reason.map { " (\($0))" } ?? "")"
     }
 }

@@ -10,6 +10,9 @@ public struct AnnotatedRecord: Sendable, Decodable {
         public var app: String?
         /// Parameter name → surface value(s) or typed value(s), as JSON.
         public var parameters: [String: JSONValue]
+        /// Parameter name → the expected resolution of its value, or of each value in
+        /// utterance order (a list parameter said twice).
+        public var resolution: [String: ExpectedResolutions]?
     }
 
     public var id: String
@@ -34,6 +37,53 @@ public struct AnnotatedRecord: Sendable, Decodable {
             } catch let error as DecodingError {
                 throw CorpusError(file: path, line: n + 1, message: LanguageResources.describe(error))
             }
+        }
+    }
+}
+
+/// An expected resolution: its kind, and the item ids (one for success and
+/// confirmationRequired; the options for disambiguation, in any order).
+public struct ExpectedResolution: Sendable, Hashable, Decodable {
+    public var kind: Resolution.Kind
+    public var items: [String]
+
+    enum CodingKeys: String, CodingKey { case kind, items }
+
+    public init(kind: Resolution.Kind, items: [String] = []) {
+        self.kind = kind
+        self.items = items
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decode(Resolution.Kind.self, forKey: .kind)
+        items = try c.decodeIfPresent([String].self, forKey: .items) ?? []
+    }
+
+    /// Whether a predicted resolution is this one.
+    public func matches(_ predicted: Resolution?) -> Bool {
+        guard let predicted, predicted.kind == kind else { return false }
+        switch kind {
+        case .success, .confirmationRequired: return predicted.items.map(\.id) == items
+        case .disambiguation: return Set(predicted.items.map(\.id)) == Set(items)
+        case .needsMoreDetails, .needsValue, .unsupported, .notRequired: return true
+        }
+    }
+}
+
+/// One expected resolution, or one per value.
+public enum ExpectedResolutions: Sendable, Hashable, Decodable {
+    case one(ExpectedResolution)
+    case each([ExpectedResolution])
+
+    public init(from decoder: any Decoder) throws {
+        if let list = try? [ExpectedResolution](from: decoder) { self = .each(list) } else { self = .one(try ExpectedResolution(from: decoder)) }
+    }
+
+    public var all: [ExpectedResolution] {
+        switch self {
+        case .one(let r): [r]
+        case .each(let list): list
         }
     }
 }

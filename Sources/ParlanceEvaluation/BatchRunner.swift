@@ -5,13 +5,13 @@ import ParlanceText
 
 /// Streams lines through the processor in chunks: memory stays bounded by the chunk size,
 /// output keeps input order, and each chunk is spread over `jobs` workers.
-public struct BatchRunner: Sendable {
-    public let processor: BatchLineProcessor
+public struct BatchRunner<Processor: LineProcessor>: Sendable {
+    public let processor: Processor
     public let jobs: Int
     /// Lines read and parsed together; memory is bounded by this, whatever the input size.
     public var chunkLines = 2048
 
-    public init(processor: BatchLineProcessor, jobs: Int) {
+    public init(processor: Processor, jobs: Int) {
         self.processor = processor
         self.jobs = max(1, jobs)
     }
@@ -25,7 +25,7 @@ public struct BatchRunner: Sendable {
         func flush() throws {
             guard !pending.isEmpty else { return }
             let lines = pending
-            let results = UnsafeMutableBufferPointer<OutputRecord?>.allocate(capacity: lines.count)
+            let results = UnsafeMutableBufferPointer<Processor.Record?>.allocate(capacity: lines.count)
             results.initialize(repeating: nil)
             defer { results.deallocate() }
             let workers = min(jobs, lines.count)
@@ -41,7 +41,7 @@ public struct BatchRunner: Sendable {
             var out = Data()
             for i in 0..<lines.count {
                 let record = results[i]!
-                if record.error != nil { failures += 1 }
+                if processor.failed(record) { failures += 1 }
                 out.append(try encoder.encode(record))
                 out.append(0x0A)
             }

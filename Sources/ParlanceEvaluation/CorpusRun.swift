@@ -4,9 +4,9 @@ import ParlanceText
 
 /// Parses annotated records and measures the parses, per locale.
 public struct CorpusRun: Sendable {
-    public let parser: IntentParser
+    public let parser: any UtteranceParser
 
-    public init(parser: IntentParser) { self.parser = parser }
+    public init(parser: any UtteranceParser) { self.parser = parser }
 
     public struct Outcome: Sendable {
         public let record: AnnotatedRecord

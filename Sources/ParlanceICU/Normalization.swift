@@ -35,14 +35,36 @@ public final class Transliterator: Sendable {
     public let id: String
     private let pool: HandlePool
 
-    public init(id: String) throws(ICUError) {
+    public convenience init(id: String) throws(ICUError) {
         var status: Int32 = 0
         let units = Array(id.utf16)
         let handle = pl_translit_open(units, Int32(units.count), &status)
         try check(status, "open transliterator '\(id)'")
+        self.init(id: id, handle: handle!)
+    }
+
+    /// A transform written in ICU's rule syntax ("ph > f; v > b; h > ;"). A rule error names
+    /// the offset in `rules` where ICU found it.
+    public convenience init(id: String, rules: String) throws(ICUError) {
+        var status: Int32 = 0
+        var line: Int32 = 0
+        var offset: Int32 = 0
+        let idUnits = Array(id.utf16)
+        let ruleUnits = Array(rules.utf16)
+        let handle = pl_translit_open_rules(idUnits, Int32(idUnits.count), ruleUnits, Int32(ruleUnits.count), &line, &offset, &status)
+        if status > 0 {
+            let lower = min(ruleUnits.count, max(0, Int(offset) - 20))
+            let upper = min(ruleUnits.count, max(lower, Int(offset) + 20))
+            let near = String(decoding: ruleUnits[lower..<upper], as: UTF16.self)
+            try check(status, "compile transform rules '\(id)' (near offset \(offset): \"\(near)\")")
+        }
+        self.init(id: id, handle: handle!)
+    }
+
+    private init(id: String, handle: OpaquePointer) {
         self.id = id
         self.pool = HandlePool(
-            prototype: handle!,
+            prototype: handle,
             clone: { (prototype) throws(ICUError) -> OpaquePointer in
                 var status: Int32 = 0
                 let copy = pl_translit_clone(prototype, &status)

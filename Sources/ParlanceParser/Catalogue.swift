@@ -4,6 +4,8 @@ import Foundation
 /// SiriKit domains, intents and their typed parameters. Language-independent.
 public struct IntentCatalogue: Sendable, Decodable {
     public let intents: [IntentSpec]
+    /// The vocabulary types (intents.md "Vocabulary types", plus `rideOptionName`).
+    public let vocabularyTypes: [String]
 
     public func intent(_ name: String) -> IntentSpec? { intents.first { $0.name == name } }
 
@@ -48,8 +50,11 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
     public let closed: Bool
     /// Unknown values match only reluctantly (a group or album name the user did not register).
     public let guarded: Bool
+    /// The intent cannot be carried out without it: when it is not said, resolution answers
+    /// `needsValue` ("Send a message with MonkeyChat" → to whom?).
+    public let required: Bool
 
-    enum CodingKeys: String, CodingKey { case name, type, list, vocabulary, values, closed, guarded }
+    enum CodingKeys: String, CodingKey { case name, type, list, vocabulary, values, closed, guarded, required }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -60,6 +65,7 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
         values = try c.decodeIfPresent([String].self, forKey: .values)
         closed = try c.decodeIfPresent(Bool.self, forKey: .closed) ?? false
         guarded = try c.decodeIfPresent(Bool.self, forKey: .guarded) ?? false
+        required = try c.decodeIfPresent(Bool.self, forKey: .required) ?? false
     }
 
     /// Free-text slots: their extent is found by the template around them.

@@ -5,16 +5,47 @@ import ParlanceText
 /// and their vocabularies (records.md "Context file").
 public struct ParserContext: Sendable, Decodable {
     public var apps: [AppDefinition]
+    /// Problems met while loading the app vocabulary files the context names: a malformed
+    /// file is reported here (file, key path, what was expected) and skipped; the rest loads.
+    public var diagnostics: [ContextError] = []
 
     public init(apps: [AppDefinition]) { self.apps = apps }
 
-    /// Reads a context file (JSON). Errors name the file and the key path.
+    enum CodingKeys: String, CodingKey { case apps }
+
+    /// Reads a context file (JSON) and the `AppIntentVocabulary.plist` files it names
+    /// (relative to the file). Errors in the JSON name the file and the key path; errors in
+    /// a vocabulary file go to `diagnostics`.
     public static func load(contentsOf url: URL) throws(ContextError) -> ParserContext {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
         }
-        return try decode(data, file: url.path)
+        var context = try decode(data, file: url.path)
+        context.loadAppVocabularies(relativeTo: url.deletingLastPathComponent())
+        return context
+    }
+
+    /// Loads every app's `appVocabulary` files, by language; failures become diagnostics.
+    public mutating func loadAppVocabularies(relativeTo directory: URL) {
+        for a in apps.indices {
+            for (locale, path) in apps[a].appVocabulary.sorted(by: { $0.key < $1.key }) {
+                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+                let language = String(locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
+                do {
+                    let vocabulary = try AppIntentVocabulary.load(contentsOf: url)
+                    apps[a].appVocabularyFiles[language] = vocabulary
+                    for name in vocabulary.alternativeAppNames where !apps[a].allNames.contains(name.name) {
+                        apps[a].alternativeNames.append(name)
+                    }
+                    for warning in vocabulary.warnings {
+                        diagnostics.append(ContextError(file: url.path, message: "warning: \(warning)"))
+                    }
+                } catch {
+                    diagnostics.append(error)
+                }
+            }
+        }
     }
 
     public static func decode(_ data: Data, file: String) throws(ContextError) -> ParserContext {
@@ -39,9 +70,12 @@ public struct ParserContext: Sendable, Decodable {
     /// The apps that handle an intent.
     public func apps(handling intent: String) -> [AppDefinition] { apps.filter { $0.handles(intent) } }
 
-    /// Every vocabulary item of a type, user vocabulary first (in priority order), across apps.
+    /// Every vocabulary item of a type, user vocabulary first (in priority order), across apps
+    /// and the languages of their vocabulary files.
     public func vocabulary(_ type: String) -> [VocabularyItem] {
-        apps.flatMap { ($0.userVocabulary[type] ?? []) + ($0.appVocabularyItems[type] ?? []) }
+        apps.flatMap { app in
+            (app.userVocabulary[type] ?? []) + app.appVocabulary(type, language: nil)
+        }
     }
 }
 
@@ -67,8 +101,13 @@ public struct AppDefinition: Sendable, Decodable {
     public var userVocabulary: [String: [VocabularyItem]]
     /// App vocabulary given inline (an extension of records.md), by vocabulary type.
     public var appVocabularyItems: [String: [VocabularyItem]]
+    /// The loaded `appVocabulary` files by language ("en").
+    public var appVocabularyFiles: [String: AppIntentVocabulary] = [:]
+    /// Intent parameters this app does not use ("requestPayment.note"): a value said for one
+    /// resolves to `notRequired` (an extension of records.md).
+    public var unusedParameters: Set<String>
 
-    enum CodingKeys: String, CodingKey { case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems }
+    enum CodingKeys: String, CodingKey { case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems, unusedParameters }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -81,7 +120,24 @@ public struct AppDefinition: Sendable, Decodable {
         appVocabulary = try c.decodeIfPresent([String: String].self, forKey: .appVocabulary) ?? [:]
         userVocabulary = try c.decodeIfPresent([String: [VocabularyItem]].self, forKey: .userVocabulary) ?? [:]
         appVocabularyItems = try c.decodeIfPresent([String: [VocabularyItem]].self, forKey: .appVocabularyItems) ?? [:]
+        unusedParameters = Set(try c.decodeIfPresent([String].self, forKey: .unusedParameters) ?? [])
+        for entry in unusedParameters {
+            let parts = entry.split(separator: ".").map(String.init)
+            guard parts.count == 2, IntentCatalogue.standard.intent(parts[0])?.parameter(parts[1]) != nil else {
+                throw DecodingError.dataCorruptedError(forKey: .unusedParameters, in: c, debugDescription: "'\(entry)' is not 'intent.parameter' of the catalogue")
+            }
+        }
     }
+
+    /// App vocabulary of a type: the inline items, then those of the vocabulary file for
+    /// `language` (or of every file when nil).
+    public func appVocabulary(_ type: String, language: String?) -> [VocabularyItem] {
+        let files = language.map { appVocabularyFiles[$0].map { [$0] } ?? [] } ?? appVocabularyFiles.keys.sorted().compactMap { appVocabularyFiles[$0] }
+        return (appVocabularyItems[type] ?? []) + files.flatMap { $0.items[type] ?? [] }
+    }
+
+    /// Whether the app uses a parameter of an intent (see `unusedParameters`).
+    public func uses(_ parameter: String, of intent: String) -> Bool { !unusedParameters.contains("\(intent).\(parameter)") }
 
     public func handles(_ intent: String) -> Bool { intents.contains { $0.name == intent } }
 

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Build one parser per context and share it: it is `Sendable`, and `parse` may be called
 /// from many tasks at once. Each language's grammar is compiled on first use.
-public final class IntentParser: Sendable {
+public final class IntentParser: UtteranceParser {
     public let context: ParserContext
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
@@ -449,7 +449,8 @@ public final class IntentParser: Sendable {
             let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
             for type in types {
                 var set = PhraseSet()
-                for phrase in context.vocabulary(type).map(\.phrase) + (grammar.vocabulary[type] ?? []) {
+                let items = context.vocabulary(type)
+                for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + (grammar.vocabulary[type] ?? []) {
                     set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
                 }
                 sets[type] = set

@@ -83,15 +83,44 @@ struct SlotOracle {
 /// Key sequences of vocabulary phrases.
 struct PhraseSet: Sendable {
     private var phrases: Set<[String]> = []
+    /// Phrases with their words run together ("bananarific"), for names said split up.
+    private var joined: Set<String> = []
+    /// Phrases by word count, for near matches (kept only for small vocabularies).
+    private var byLength: [Int: [[String]]] = [:]
     private(set) var longest = 0
+    /// Vocabularies larger than this get no near matching (it scans the phrases).
+    static let nearMatchLimit = 2_000
 
     mutating func insert(_ keys: [String]) {
         guard !keys.isEmpty else { return }
-        phrases.insert(keys)
+        guard phrases.insert(keys).inserted else { return }
         longest = max(longest, keys.count)
+        joined.insert(keys.joined())
+        if phrases.count <= Self.nearMatchLimit { byLength[keys.count, default: []].append(keys) } else { byLength = [:] }
     }
 
     func contains(_ keys: ArraySlice<String>) -> Bool { phrases.contains(Array(keys)) }
+
+    /// A known phrase said a little differently: split or run together ("banana rific",
+    /// "Dschungel Sprint"), or with one slip in words of four letters or more ("Cocunut
+    /// Crunch"). For closed slots, which otherwise take known phrases only.
+    func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
+        guard keys.count <= longest + 3 else { return false }
+        let run = keys.joined()
+        if run.count >= 6, joined.contains(run) { return true }
+        guard let candidates = byLength[keys.count] else { return false }
+        let said = Array(keys)
+        for phrase in candidates where phrase.first?.first == said.first?.first {
+            var slips = 0
+            var ok = true
+            for (a, b) in zip(said, phrase) where a != b {
+                slips += 1
+                if slips > 1 || a.count < 4 || !EditDistance.withinOne(a, b) { ok = false; break }
+            }
+            if ok, slips == 1 { return true }
+        }
+        return false
+    }
 }
 
 /// Phrases of an enum parameter's values in one language: "missed" → ["missed", "unanswered"].
@@ -128,6 +157,8 @@ enum MatchScores {
     static let entity = 1.2
     static let enumPhrase = 1.0
     static let knownNameToken = 0.8
+    /// A word of a known phrase said a little differently (closed slots only).
+    static let nearKnownNameToken = 0.5
     static let unknownNameToken = -0.4
     static let capitalizedNameToken = -0.15
     static let capitalizedPlaceToken = -0.1
@@ -254,6 +285,11 @@ struct AutomatonMatcher {
                 for item in items {
                     if let phrases, item.count <= phrases.longest, phrases.contains(keys[item]) {
                         score += MatchScores.knownNameToken * Double(item.count)
+                        known += item.count
+                        continue
+                    }
+                    if perToken == nil, let phrases, phrases.nearlyContains(keys[item]) {
+                        score += MatchScores.nearKnownNameToken * Double(item.count)
                         known += item.count
                         continue
                     }

@@ -9,6 +9,8 @@ public struct OutputRecord: Sendable, Encodable {
         public let app: String?
         public let confidence: Double
         public let parameters: [Parameter]
+        /// Required parameters not said, with `needsValue` (records.md extension).
+        public let missing: [MissingParameter]
 
         init(_ frame: IntentFrame) {
             domain = frame.domain
@@ -16,9 +18,10 @@ public struct OutputRecord: Sendable, Encodable {
             app = frame.app
             confidence = frame.confidence
             parameters = frame.parameters
+            missing = frame.missing
         }
 
-        enum CodingKeys: String, CodingKey { case domain, name, app, confidence, parameters }
+        enum CodingKeys: String, CodingKey { case domain, name, app, confidence, parameters, missing }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -27,6 +30,7 @@ public struct OutputRecord: Sendable, Encodable {
             try c.encode(app, forKey: .app)  // null when not known
             try c.encode(confidence, forKey: .confidence)
             try c.encode(parameters, forKey: .parameters)
+            if !missing.isEmpty { try c.encode(missing, forKey: .missing) }
         }
     }
 
@@ -111,19 +115,30 @@ public struct InputRecord: Sendable, Decodable {
     }
 }
 
+/// Turns one input line into exactly one output record, never throwing: what a batch runner
+/// streams lines through.
+public protocol LineProcessor: Sendable {
+    associatedtype Record: Encodable
+    func process(_ line: [UInt8]) -> Record
+    /// Whether the record reports a failure (counted for the exit status).
+    func failed(_ record: Record) -> Bool
+}
+
 /// Parses one batch line into exactly one output record; never throws.
-public struct BatchLineProcessor: Sendable {
-    public let parser: IntentParser
+public struct BatchLineProcessor: LineProcessor {
+    public let parser: any UtteranceParser
     public let defaultLocale: String
     public let explain: Bool
     /// Lines longer than this many bytes are refused (error "too_long").
     public static let maxLineBytes = 65_536
 
-    public init(parser: IntentParser, defaultLocale: String, explain: Bool = false) {
+    public init(parser: any UtteranceParser, defaultLocale: String, explain: Bool = false) {
         self.parser = parser
         self.defaultLocale = defaultLocale
         self.explain = explain
     }
+
+    public func failed(_ record: OutputRecord) -> Bool { record.error != nil }
 
     public func process(_ line: [UInt8]) -> OutputRecord {
         if line.count > Self.maxLineBytes {

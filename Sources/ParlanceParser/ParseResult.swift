@@ -1,6 +1,12 @@
 import Foundation
 import ParlanceText
 
+/// Turns an utterance into a `ParseResult`: the intent parser alone (`IntentParser`), or the
+/// parser followed by the resolver (`ParlanceResolver.ResolvingParser`).
+public protocol UtteranceParser: Sendable {
+    func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult
+}
+
 /// What the parser understood from one utterance.
 public struct ParseResult: Sendable, Hashable, Codable {
     /// The best intent, or nil when nothing matched (out of domain) or the named app does
@@ -12,6 +18,13 @@ public struct ParseResult: Sendable, Hashable, Codable {
     public let reason: String?
     /// How the decision was made.
     public let explanation: Explanation
+
+    public init(intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation) {
+        self.intent = intent
+        self.alternatives = alternatives
+        self.reason = reason
+        self.explanation = explanation
+    }
 }
 
 /// An intent with its app and parameters.
@@ -22,10 +35,99 @@ public struct IntentFrame: Sendable, Hashable, Codable {
     public let app: String?
     public let confidence: Double
     /// In utterance order; a list parameter appears once per value.
-    public let parameters: [Parameter]
+    public var parameters: [Parameter]
+    /// Required parameters the user did not say, each with its resolution (`needsValue`);
+    /// empty until the resolver has run.
+    public var missing: [MissingParameter] = []
 
     /// The values of a parameter, in utterance order.
     public func values(_ name: String) -> [Parameter] { parameters.filter { $0.name == name } }
+
+    init(domain: String, name: String, app: String?, confidence: Double, parameters: [Parameter]) {
+        self.domain = domain
+        self.name = name
+        self.app = app
+        self.confidence = confidence
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: String, CodingKey { case domain, name, app, confidence, parameters, missing }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        domain = try c.decode(String.self, forKey: .domain)
+        name = try c.decode(String.self, forKey: .name)
+        app = try c.decodeIfPresent(String.self, forKey: .app)
+        confidence = try c.decode(Double.self, forKey: .confidence)
+        parameters = try c.decode([Parameter].self, forKey: .parameters)
+        missing = try c.decodeIfPresent([MissingParameter].self, forKey: .missing) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(domain, forKey: .domain)
+        try c.encode(name, forKey: .name)
+        try c.encode(app, forKey: .app)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(parameters, forKey: .parameters)
+        if !missing.isEmpty { try c.encode(missing, forKey: .missing) }
+    }
+}
+
+/// A required parameter that was not said (records.md extension: `intent.missing`).
+public struct MissingParameter: Sendable, Hashable, Codable {
+    public let name: String
+    public let resolution: Resolution
+
+    public init(name: String, resolution: Resolution) {
+        self.name = name
+        self.resolution = resolution
+    }
+}
+
+/// How a parameter value resolved against the app's vocabulary, as SiriKit's resolve stage
+/// answers (intents.md "Resolution results"). Made by `ParlanceResolver`; the parser alone
+/// leaves parameters unresolved.
+public struct Resolution: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case success, confirmationRequired, disambiguation, needsMoreDetails, needsValue, unsupported, notRequired
+    }
+
+    /// A vocabulary item offered: its id, the phrase to show, and how well it matched (0–1).
+    public struct Item: Sendable, Hashable, Codable {
+        public let id: String
+        public let display: String
+        public let score: Double
+
+        public init(id: String, display: String, score: Double) {
+            self.id = id
+            self.display = display
+            self.score = score
+        }
+    }
+
+    public let kind: Kind
+    /// One item for success and confirmationRequired, 2–10 for disambiguation (best first),
+    /// none otherwise.
+    public let items: [Item]
+    /// Why: for unsupported ("no contactName close to 'Rodrigo'"), needsMoreDetails and
+    /// notRequired; nil when the kind says it all.
+    public let reason: String?
+
+    public init(kind: Kind, items: [Item] = [], reason: String? = nil) {
+        self.kind = kind
+        self.items = items
+        self.reason = reason
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, items, reason }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(items, forKey: .items)
+        try c.encodeIfPresent(reason, forKey: .reason)
+    }
 }
 
 /// One parameter value: what was said, where, and its typed value.
@@ -36,6 +138,17 @@ public struct Parameter: Sendable, Hashable, Codable {
     public let raw: String
     /// Unicode scalar offsets in the utterance, end exclusive; nil for values the template fixes.
     public let span: Span?
+    /// How the value resolved against the app's vocabulary; nil when not resolved (the
+    /// parameter has no vocabulary type, or the resolver did not run).
+    public var resolution: Resolution? = nil
+
+    public init(name: String, value: ParameterValue, raw: String, span: Span?, resolution: Resolution? = nil) {
+        self.name = name
+        self.value = value
+        self.raw = raw
+        self.span = span
+        self.resolution = resolution
+    }
 }
 
 /// A typed parameter value. Encoded as records.md says: a string for words and enum cases,

@@ -4,7 +4,7 @@ import Foundation
 /// same files (a test checks it); a new language is added by adding a folder.
 public enum LanguageResources {
     /// The data files each language folder must have.
-    public static let fileNames = ["tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json"]
+    public static let fileNames = ["tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json", "soundalike.json"]
 
     /// The folder holding one subfolder per language.
     public static var directory: URL? { Bundle.module.url(forResource: "Languages", withExtension: nil) }

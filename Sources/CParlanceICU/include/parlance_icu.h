@@ -65,6 +65,11 @@ int32_t pl_fold_key(const uint16_t *text, int32_t length, uint16_t *out, int32_t
 typedef struct PLTransliterator PLTransliterator;
 /* Opens a transliterator by id, e.g. "Any-Latin; Latin-ASCII". */
 PLTransliterator *pl_translit_open(const uint16_t *id, int32_t id_length, int32_t *status);
+/* Opens a transliterator from ICU transform rules ("ph > f; v > b;"). On a syntax error the
+   status is set and error_offset gives where in the rules it was found. */
+PLTransliterator *pl_translit_open_rules(const uint16_t *id, int32_t id_length,
+                                        const uint16_t *rules, int32_t rules_length,
+                                        int32_t *error_line, int32_t *error_offset, int32_t *status);
 PLTransliterator *pl_translit_clone(const PLTransliterator *t, int32_t *status);
 void pl_translit_close(PLTransliterator *t);
 /* Transliterates buffer[0..length) in place; returns the new length (see header note). */

@@ -1,0 +1,90 @@
+import ParlanceParser
+
+/// The one place where scored candidates become a SiriKit resolution result
+/// (intents.md "Resolution results"). Every threshold is a setting; the defaults were tuned on
+/// `Corpora/resolution` (see the resolver's README) and are listed there.
+///
+/// Given the candidates of one said name, each with a score from 0 to 1 (`NameMatch.score`)
+/// plus the priority prior:
+/// 1. Candidates under `minimumScore` are dropped. None left → `unsupported`, with the
+///    closest item in the reason.
+/// 2. Candidates whose whole name was said (all words equal after folding, or equal without
+///    spaces, or equal to the pronunciation hint or the transliteration): exactly one →
+///    `success`, whatever partial matches exist ("Bobo" picks the contact named just Bobo
+///    over Bobo the Great); several → they are the group of step 4.
+/// 3. Otherwise the group is every candidate within `groupMargin` of the best score.
+/// 4. A group larger than `maximumOptions` → `needsMoreDetails` (80 contacts called Bobo);
+///    2 to `maximumOptions` → `disambiguation`, best first (ties: higher priority first).
+/// 5. A group of one: `success` when every said word matched a word of the item exactly
+///    ("Wei" for Wei Zhang), `confirmationRequired` when some matched only approximately
+///    (sound-alike, misspelled, initial, prefix).
+public struct ResolutionPolicy: Sendable, Hashable, Codable {
+    /// Candidates scoring less are not considered at all.
+    public var minimumScore: Double
+    /// Candidates this close to the best are too close to pick between.
+    public var groupMargin: Double
+    /// The most options a disambiguation offers (SiriKit: 2 to 10).
+    public var maximumOptions: Int
+    /// How much the item's place in its ordered set adds: the first item gets all of it,
+    /// the last none. Small, so that it only orders near-ties.
+    public var priorWeight: Double
+    /// At most this many candidate forms are scored per query (most promising first).
+    public var maximumCandidates: Int
+
+    public init(minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02, maximumCandidates: Int = 64) {
+        self.minimumScore = minimumScore
+        self.groupMargin = groupMargin
+        self.maximumOptions = maximumOptions
+        self.priorWeight = priorWeight
+        self.maximumCandidates = maximumCandidates
+    }
+
+    public static let standard = ResolutionPolicy()
+
+    /// A scored candidate item (its best form).
+    public struct Candidate: Sendable, Hashable, Codable {
+        public let id: String
+        public let display: String
+        public let match: NameMatch
+        /// 0 for the most important item of its set, rising.
+        public let rank: Int
+        public let prior: Double
+        public var total: Double { match.score + prior }
+    }
+
+    /// Decides. `candidates` may be in any order; `type` and `said` word the reasons.
+    public func decide(_ candidates: [Candidate], said: String, type: String) -> Resolution {
+        let ranked = candidates.sorted { $0.total != $1.total ? $0.total > $1.total : $0.rank < $1.rank }
+        let kept = ranked.filter { $0.match.score >= minimumScore }
+        guard let best = kept.first else {
+            if let closest = ranked.first {
+                return Resolution(kind: .unsupported, reason: "no \(type) close enough to '\(said)' (closest: '\(closest.display)', \(format(closest.match.score)))")
+            }
+            return Resolution(kind: .unsupported, reason: "no \(type) close to '\(said)'")
+        }
+        let whole = kept.filter { $0.match.whole }
+        let group: [Candidate]
+        if whole.count == 1 {
+            return Resolution(kind: .success, items: [item(whole[0])])
+        } else if whole.count > 1 {
+            group = whole
+        } else {
+            group = kept.filter { $0.match.score >= best.match.score - groupMargin }
+        }
+        if group.count > maximumOptions {
+            return Resolution(kind: .needsMoreDetails, reason: "\(group.count)\(group.count >= maximumCandidates ? " or more" : "") \(type) items match '\(said)'")
+        }
+        if group.count >= 2 {
+            return Resolution(kind: .disambiguation, items: group.map(item))
+        }
+        return Resolution(kind: best.match.certain ? .success : .confirmationRequired, items: [item(best)])
+    }
+
+    func item(_ c: Candidate) -> Resolution.Item {
+        Resolution.Item(id: c.id, display: c.display, score: (min(1, c.match.score) * 1000).rounded() / 1000)
+    }
+
+    func format(_ x: Double) -> String { String(format: "%.2f", x) }
+}
+
+import Foundation

@@ -1,0 +1,148 @@
+import Foundation
+import ParlanceParser
+import ParlanceText
+
+/// Resolves said names against the apps' vocabularies, as SiriKit's resolve stage does.
+///
+/// ```swift
+/// let resolver = Resolver(context: .demo)
+/// let answer = try resolver.resolve("Bobo the Grate", app: "MonkeyChat", type: "contactName", locale: ParlanceLocale("en-US"))
+/// answer.resolution.kind   // .confirmationRequired, items [bobo-great "Bobo the Great"]
+/// ```
+/// Thread-safe; vocabulary updates go through `store`.
+public final class Resolver: Sendable {
+    public let context: ParserContext
+    public let store: VocabularyStore
+    public let policy: ResolutionPolicy
+    public let catalogue: IntentCatalogue
+
+    public init(context: ParserContext, store: VocabularyStore? = nil, policy: ResolutionPolicy = .standard, catalogue: IntentCatalogue = .standard) {
+        self.context = context
+        self.store = store ?? VocabularyStore(context: context)
+        self.policy = policy
+        self.catalogue = catalogue
+    }
+
+    /// A resolution with the scored candidates behind it (best first), for explaining.
+    public struct Answer: Sendable, Encodable {
+        public let resolution: Resolution
+        public let candidates: [ResolutionPolicy.Candidate]
+    }
+
+    /// Resolves one said name for an app (or, with nil, for every app of the context that has
+    /// vocabulary of the type) and a vocabulary type.
+    public func resolve(_ said: String, app: String?, type: String, locale: ParlanceLocale) throws(ResolverError) -> Answer {
+        let apps: [String]
+        if let app {
+            guard let known = context.apps.first(where: { $0.allNames.contains(app) }) else {
+                throw ResolverError.unknownApp(app, known: context.apps.map(\.name))
+            }
+            apps = [known.name]
+        } else {
+            apps = context.apps.map(\.name)
+        }
+        guard catalogue.vocabularyTypes.contains(type) else {
+            throw ResolverError.unknownType(type, known: catalogue.vocabularyTypes)
+        }
+        return try resolve(said, apps: apps, type: type, language: locale.language)
+    }
+
+    func resolve(_ said: String, apps: [String], type: String, language: String) throws(ResolverError) -> Answer {
+        let rules: SoundAlike
+        do { rules = try SoundAlike.forLanguage(language) } catch { throw .data("\(error)") }
+        var sounds = SoundKeys(rules: rules)
+        let query = NameForm(said, sounds: &sounds)
+        guard !query.isEmpty else {
+            return Answer(resolution: Resolution(kind: .unsupported, reason: "nothing to match in '\(said)'"), candidates: [])
+        }
+        let scorer = NameScorer(query: query)
+        var best: [String: ResolutionPolicy.Candidate] = [:]
+        var searched = 0
+        for app in apps {
+            let (user, appSet) = store.sets(app: app, type: type, language: language)
+            for (set, prioritized) in [(user, true), (appSet, false)] {
+                guard let set, !set.items.isEmpty else { continue }
+                searched += set.items.count
+                let index: VocabularyIndex
+                do { index = try set.index(language: language) } catch { throw .data("\(error)") }
+                let last = max(1, set.items.count - 1)
+                for form in index.candidates(for: query, limit: policy.maximumCandidates) {
+                    let itemIndex = Int(index.formItem[form])
+                    let item = index.items[itemIndex]
+                    let match = scorer.score(words: index.formText[form].split(separator: " ").map(String.init),
+                                             sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form],
+                                             isPronunciation: index.formIsPronunciation[form])
+                    let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
+                    let candidate = ResolutionPolicy.Candidate(id: item.id, display: item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)
+                    if let existing = best[item.id], existing.total >= candidate.total { continue }
+                    best[item.id] = candidate
+                }
+            }
+        }
+        guard searched > 0 else {
+            let owner = apps.count == 1 ? apps[0] : "no app"
+            return Answer(resolution: Resolution(kind: .unsupported, reason: "\(owner) has no \(type) vocabulary"), candidates: [])
+        }
+        let candidates = best.values.sorted { $0.total != $1.total ? $0.total > $1.total : $0.rank < $1.rank }
+        return Answer(resolution: policy.decide(candidates, said: said, type: type), candidates: candidates)
+    }
+
+    /// The frame with a resolution on every parameter that has a vocabulary type or that the
+    /// app does not use, and `missing` listing required parameters not said (`needsValue`).
+    public func resolve(_ frame: IntentFrame, locale: ParlanceLocale) throws(ResolverError) -> IntentFrame {
+        guard let spec = catalogue.intent(frame.name) else { return frame }
+        let appDefinition = frame.app.flatMap { name in context.apps.first { $0.name == name } }
+        let apps = appDefinition.map { [$0.name] } ?? context.apps(handling: frame.name).map(\.name)
+        var resolved = frame
+        for i in resolved.parameters.indices {
+            let parameter = resolved.parameters[i]
+            guard let parameterSpec = spec.parameter(parameter.name) else { continue }
+            if let appDefinition, !appDefinition.uses(parameter.name, of: frame.name) {
+                resolved.parameters[i].resolution = Resolution(kind: .notRequired, reason: "\(appDefinition.name) does not use \(frame.name).\(parameter.name)")
+                continue
+            }
+            guard let type = parameterSpec.vocabulary, case .text(let said) = parameter.value else { continue }
+            resolved.parameters[i].resolution = try resolve(said, apps: apps, type: type, language: locale.language).resolution
+        }
+        resolved.missing = spec.parameters.filter { p in
+            p.required && !frame.parameters.contains { $0.name == p.name } && (appDefinition?.uses(p.name, of: frame.name) ?? true)
+        }.map { MissingParameter(name: $0.name, resolution: Resolution(kind: .needsValue, reason: "\(frame.name) needs \($0.name)")) }
+        return resolved
+    }
+}
+
+public enum ResolverError: Error, Sendable, CustomStringConvertible {
+    case unknownApp(String, known: [String])
+    case unknownType(String, known: [String])
+    case data(String)
+
+    public var description: String {
+        switch self {
+        case .unknownApp(let app, let known): "unknown app '\(app)': the context has \(known.joined(separator: ", "))"
+        case .unknownType(let type, let known): "unknown vocabulary type '\(type)': expected one of \(known.joined(separator: ", "))"
+        case .data(let message): message
+        }
+    }
+}
+
+/// The intent parser followed by the resolver: parameters come out with their resolution.
+public struct ResolvingParser: UtteranceParser {
+    public let parser: IntentParser
+    public let resolver: Resolver
+
+    public init(parser: IntentParser, resolver: Resolver) {
+        self.parser = parser
+        self.resolver = resolver
+    }
+
+    public init(context: ParserContext) throws {
+        self.init(parser: try IntentParser(context: context), resolver: Resolver(context: context))
+    }
+
+    public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult {
+        let result = try parser.parse(text, locale: locale, referenceTime: referenceTime)
+        guard let intent = result.intent else { return result }
+        return ParseResult(intent: try resolver.resolve(intent, locale: locale), alternatives: result.alternatives,
+                           reason: result.reason, explanation: result.explanation)
+    }
+}

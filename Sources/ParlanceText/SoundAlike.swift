@@ -1,0 +1,82 @@
+import ParlanceICU
+import Synchronization
+
+/// Sound-alike keys for names, per language: two spellings that sound the same in that
+/// language get the same key ("Vicente"/"Bicente" and "Yolanda"/"Llolanda" in Spanish,
+/// "Jon"/"John" in English, "Renaud"/"Reno" in French).
+///
+/// The rules are data (`Languages/<code>/soundalike.json`): whole-word `equivalents`
+/// (spellings of one name that no spelling rule relates: "Sean", "Shawn"), then ICU
+/// transform `rules` applied to the token's Latin, case- and diacritic-folded form.
+/// Keys are for comparing, never for showing.
+public struct SoundAlike: Sendable {
+    public let language: String
+    private let equivalents: [String: String]
+    private let transform: Transliterator
+
+    /// The sound-alike rules of a language, loaded once and shared.
+    public static func forLanguage(_ language: String) throws -> SoundAlike {
+        if let cached = cache.withLock({ $0[language] }) { return cached }
+        let data = try LanguageResources.load(SoundAlikeData.self, file: "soundalike.json", language: language)
+        let made = try SoundAlike(language: language, data: data)
+        cache.withLock { $0[language] = made }
+        return made
+    }
+
+    private static let cache = Mutex<[String: SoundAlike]>([:])
+
+    init(language: String, data: SoundAlikeData) throws {
+        self.language = language
+        var map: [String: String] = [:]
+        for group in data.equivalents {
+            guard let first = group.first else { continue }
+            let canonical = TextNormalizer.latin(first)
+            for spelling in group { map[TextNormalizer.latin(spelling)] = canonical }
+        }
+        equivalents = map
+        do {
+            transform = try Transliterator(id: "Parlance-SoundAlike-\(language)", rules: data.rules.joined(separator: "\n"))
+        } catch {
+            throw LanguageDataError(file: "\(language)/soundalike.json", message: "rules: \(error)")
+        }
+    }
+
+    /// The key of one word, given in its Latin folded form (`TextNormalizer.latin`).
+    public func key(ofWord word: String) -> String {
+        let word = equivalents[word] ?? word
+        return (try? transform.transliterate(word)) ?? word
+    }
+
+    /// The keys of every word of a phrase (any script), in order.
+    public func keys(of phrase: String) -> [String] {
+        NameWords.split(TextNormalizer.latin(phrase)).map { key(ofWord: $0) }
+    }
+}
+
+/// Splits a folded name into its words: at spaces, hyphens, periods, commas, slashes and
+/// apostrophes ("jean-pierre" → jean, pierre; "o'brien" → o, brien; "bobo jr." → bobo, jr).
+public enum NameWords {
+    public static func split(_ folded: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+}
+
+/// `soundalike.json`.
+struct SoundAlikeData: Decodable, Sendable {
+    /// Groups of spellings of one name that no rule relates; each maps to the group's first.
+    var equivalents: [[String]]
+    /// ICU transform rules (https://unicode-org.github.io/icu/userguide/transforms/general/rules.html),
+    /// one or more per entry, joined with newlines; `::Null;` separates passes.
+    var rules: [String]
+}

@@ -14,7 +14,8 @@ import ParlanceParser
 ///    over Bobo the Great); several → they are the group of step 4.
 /// 3. Otherwise the group is every candidate within `groupMargin` of the best score.
 /// 4. A group larger than `maximumOptions` → `needsMoreDetails` (80 contacts called Bobo);
-///    2 to `maximumOptions` → `disambiguation`, best first (ties: higher priority first).
+///    2 to `maximumOptions` → `disambiguation`, best first by score plus prior (the item
+///    scores shown include the prior, capped at 1).
 /// 5. A group of one: `success` when every said word matched a word of the item exactly
 ///    ("Wei" for Wei Zhang), `confirmationRequired` when some matched only approximately
 ///    (sound-alike, misspelled, initial, prefix).
@@ -81,7 +82,7 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
     }
 
     func item(_ c: Candidate) -> Resolution.Item {
-        Resolution.Item(id: c.id, display: c.display, score: (min(1, c.match.score) * 1000).rounded() / 1000)
+        Resolution.Item(id: c.id, display: c.display, score: (min(1, c.total) * 1000).rounded() / 1000)
     }
 
     func format(_ x: Double) -> String { String(format: "%.2f", x) }

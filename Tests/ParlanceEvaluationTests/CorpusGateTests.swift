@@ -3,6 +3,7 @@ import Testing
 
 @testable import ParlanceEvaluation
 @testable import ParlanceParser
+import ParlanceResolver
 
 /// The team's corpora (`Corpora/intents/<locale>/`) parsed against their context, gated on
 /// the thresholds recorded in `Corpora/thresholds.json`: a change that makes any locale
@@ -14,6 +15,7 @@ import Testing
         var intentAccuracy: Double
         var outOfDomainRejection: Double
         var parameterF1: Double
+        var resolutionAccuracy: Double?
     }
 
     @Test func everyLocaleMeetsItsFloor() throws {
@@ -36,6 +38,36 @@ import Testing
             #expect(metrics.intentAccuracy >= floor.intentAccuracy, "\(summary)")
             #expect(metrics.rejectionRate >= floor.outOfDomainRejection, "\(summary)")
             #expect(metrics.parameterF1 >= floor.parameterF1, "\(summary)")
+        }
+    }
+
+    /// `Corpora/resolution/<locale>/` parsed and resolved against `contexts/resolution.json`,
+    /// gated on `resolutionAccuracy` in `Corpora/thresholds.json`.
+    @Test func resolutionMeetsItsFloor() throws {
+        let corpora = Self.repository.appendingPathComponent("Corpora")
+        let floors = try JSONDecoder().decode([String: Floor].self, from: Data(contentsOf: corpora.appendingPathComponent("thresholds.json")))
+        let context = try ParserContext.load(contentsOf: corpora.appendingPathComponent("contexts/resolution.json"))
+        #expect(context.diagnostics.isEmpty, "\(context.diagnostics)")
+        let run = CorpusRun(parser: try ResolvingParser(context: context))
+        let locales = try FileManager.default.contentsOfDirectory(atPath: corpora.appendingPathComponent("resolution").path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(locales.count >= 6)
+        for locale in locales {
+            var records: [AnnotatedRecord] = []
+            for file in try CorpusFiles.list([corpora.appendingPathComponent("resolution/\(locale)").path]) {
+                records += try AnnotatedRecord.load(file)
+            }
+            #expect(records.count >= 60, "\(locale): too few resolution records")
+            var metrics = ResolutionMetrics()
+            var wrong: [String] = []
+            for outcome in run.parse(records) {
+                for w in metrics.add(expected: outcome.record.expected.resolution, predicted: outcome.result?.intent) {
+                    wrong.append("\(outcome.record.id) \(w.parameter): expected \(w.expected.kind), got \(w.predicted?.kind.rawValue ?? "nothing")")
+                }
+            }
+            // Every kind is exercised.
+            #expect(Set(metrics.byKind.keys) == Set(Resolution.Kind.allCases.map(\.rawValue)), "\(locale): kinds covered \(metrics.byKind.keys.sorted())")
+            let floor = try #require(floors[locale]?.resolutionAccuracy, "\(locale) needs a resolutionAccuracy floor")
+            #expect(metrics.accuracy >= floor, "\(locale): resolution accuracy \(String(format: "%.3f", metrics.accuracy)) < \(floor); wrong: \(wrong)")
         }
     }
 }

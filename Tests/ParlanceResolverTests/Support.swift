@@ -1,0 +1,26 @@
+import Foundation
+@testable import ParlanceParser
+@testable import ParlanceResolver
+import ParlanceText
+
+enum Support {
+    static let en = try! ParlanceLocale("en-US")
+    static let es = try! ParlanceLocale("es-ES")
+
+    /// A context with one app whose contactName set is `contacts` (strings or items).
+    static func context(app: String = "MonkeyChat", contacts: [VocabularyItem], type: String = "contactName", intents: [String] = ["sendMessage"]) throws -> ParserContext {
+        let items = contacts.map { item -> [String: Any] in
+            var d: [String: Any] = ["id": item.id, "phrase": item.phrase]
+            if let p = item.pronunciation { d["pronunciation"] = p }
+            return d
+        }
+        let json: [String: Any] = ["apps": [["name": app, "intents": intents, "userVocabulary": [type: items]]]]
+        return try ParserContext.decode(JSONSerialization.data(withJSONObject: json), file: "test")
+    }
+
+    static func ids(_ r: Resolution) -> [String] { r.items.map(\.id) }
+}
+
+extension VocabularyItem {
+    init(_ id: String, _ phrase: String, pronunciation: String? = nil) { self.init(id: id, phrase: phrase, pronunciation: pronunciation) }
+}

@@ -13,6 +13,16 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "Support",
+            dependencies: [.product(name: "Parlance", package: "main")],
+            path: "Benchmarks/Support"
+        ),
+        .executableTarget(
+            name: "ResolverScale",
+            dependencies: ["Support", .product(name: "Parlance", package: "main")],
+            path: "Benchmarks/ResolverScale"
+        ),
         .executableTarget(
             name: "TextLayer",
             dependencies: [

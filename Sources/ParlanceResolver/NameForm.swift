@@ -8,19 +8,25 @@ struct NameForm: Sendable {
     let joined: String
     let wordSounds: [UInt32]
     let joinedSound: UInt32
+    /// The hash of the folded form in its own script, words run together; 0 when that is
+    /// the Latin form already. "叶丽" and "叶李" are both "ye li" in Latin; this tells them apart.
+    let scriptKey: UInt32
 
     init(_ text: String, sounds: inout SoundKeys) {
-        words = NameWords.split(TextNormalizer.latin(text))
+        let key = TextNormalizer.key(text)
+        let latinScript = TextNormalizer.isLatinScript(key)
+        words = NameWords.split(latinScript && key.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.latin(text, key: key))
         joined = words.joined()
-        wordSounds = words.map { sounds.hash(of: $0) }
-        joinedSound = sounds.hash(of: joined)
-    }
-
-    init(words: [String], wordSounds: [UInt32], joinedSound: UInt32) {
-        self.words = words
-        self.joined = words.joined()
-        self.wordSounds = wordSounds
-        self.joinedSound = joinedSound
+        var keys = ""
+        wordSounds = words.map { word in
+            let (key, hash) = sounds.key(of: word)
+            keys += key
+            return hash
+        }
+        // The whole name's key is its words' keys run together (one rule pass per distinct
+        // word, not per name).
+        joinedSound = words.count == 1 ? wordSounds[0] : fnv1a(keys)
+        scriptKey = latinScript ? 0 : fnv1a(NameWords.split(key).joined())
     }
 
     var isEmpty: Bool { joined.isEmpty }
@@ -30,15 +36,17 @@ struct NameForm: Sendable {
 /// and again). Not thread-safe: one per building task or per query.
 struct SoundKeys {
     let rules: SoundAlike
-    private var cache: [String: UInt32] = [:]
+    private var cache: [String: (String, UInt32)] = [:]
 
     init(rules: SoundAlike) { self.rules = rules }
 
-    mutating func hash(of word: String) -> UInt32 {
-        if word.isEmpty { return 0 }
+    /// A word's key and its hash.
+    mutating func key(of word: String) -> (String, UInt32) {
+        if word.isEmpty { return ("", 0) }
         if let known = cache[word] { return known }
-        let value = fnv1a(rules.key(ofWord: word))
-        if cache.count < 200_000 { cache[word] = value }
+        let key = rules.key(ofWord: word)
+        let value = (key, fnv1a(key))
+        if cache.count < 500_000 { cache[word] = value }
         return value
     }
 }
@@ -53,33 +61,4 @@ func fnv1a(_ text: String) -> UInt32 {
         hash = hash &* 16_777_619
     }
     return hash
-}
-
-/// Edit distance with adjacent transpositions (optimal string alignment) on Unicode scalars,
-/// giving up above `limit` (returns limit + 1).
-func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    let width = b.count + 1
-    var previous2 = [Int](repeating: 0, count: width)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: width)
-    for i in 1...a.count {
-        current[0] = i
-        var rowMinimum = i
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                value = min(value, previous2[j - 2] + 1)
-            }
-            current[j] = value
-            rowMinimum = min(rowMinimum, value)
-        }
-        if rowMinimum > limit { return limit + 1 }
-        swap(&previous2, &previous)
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }

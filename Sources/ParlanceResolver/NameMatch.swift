@@ -34,6 +34,9 @@ public struct NameMatch: Sendable, Hashable, Codable {
         case soundAlike
         /// Letter by letter on the joined forms.
         case characters
+        /// The same in Latin letters but written differently in its own script ("叶丽" said,
+        /// "叶李" listed): they sound alike, but the user wrote the other one.
+        case transliteration
     }
 
     /// "phrase" or "pronunciation" (the item's pronunciation hint).
@@ -53,9 +56,15 @@ public struct NameMatch: Sendable, Hashable, Codable {
 }
 
 /// Compares a said name with vocabulary forms. The weights are in `ResolutionPolicy`'s
-/// documentation; they are fixed here because they define what a score means.
+/// documentation; they are fixed here because they define what a score means. Works on the
+/// UTF-8 bytes of the folded Latin forms (ASCII for nearly every name), without allocating
+/// per candidate beyond the result.
 struct NameScorer {
-    static let qualities: [NameMatch.How: Double] = [.exact: 1.0, .soundAlike: 0.9, .misspelling: 0.85, .prefix: 0.75, .initial: 0.7]
+    static let exactQuality = 1.0
+    static let soundAlikeQuality = 0.9
+    static let misspellingQuality = 0.85
+    static let prefixQuality = 0.75
+    static let initialQuality = 0.7
     /// A second edit costs this much more than one.
     static let secondEditPenalty = 0.1
     /// A sound-alike word with no letter in common in place scores this; one letter off, close
@@ -65,98 +74,138 @@ struct NameScorer {
     static let soundAlikeScore = 0.9
 
     let query: NameForm
-    private let queryScalars: [[Unicode.Scalar]]
-    private let joinedScalars: [Unicode.Scalar]
+    private let queryBytes: [[UInt8]]
+    private let joinedBytes: [UInt8]
 
     init(query: NameForm) {
         self.query = query
-        queryScalars = query.words.map { Array($0.unicodeScalars) }
-        joinedScalars = Array(query.joined.unicodeScalars)
+        queryBytes = query.words.map { Array($0.utf8) }
+        joinedBytes = Array(query.joined.utf8)
     }
 
     /// Edits allowed in a word of this many letters.
     static func maxEdits(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
 
-    func score(words formWords: [String], sounds: ArraySlice<UInt32>, joinedSound: UInt32, isPronunciation: Bool) -> NameMatch {
-        let formScalars = formWords.map { Array($0.unicodeScalars) }
-        let formSounds = Array(sounds)
-        // Every pair's best way to match.
-        var pairs: [(q: Int, f: Int, how: NameMatch.How, quality: Double)] = []
-        for (q, said) in queryScalars.enumerated() {
-            for (f, word) in formScalars.enumerated() {
-                if said == word {
-                    pairs.append((q, f, .exact, 1.0))
-                    continue
-                }
-                var best: (NameMatch.How, Double)? = nil
-                if said.count >= 2, word.count >= 2, query.wordSounds[q] == formSounds[f] {
-                    // Spellings far apart that still share a key ("moreau" / "mary" in English,
-                    // whose vowels are one class) count for less.
-                    let longer = max(said.count, word.count)
-                    let similarity = 1 - Double(min(longer, editDistance(said, word, limit: longer))) / Double(longer)
-                    best = (.soundAlike, Self.soundAlikeFloor + (Self.qualities[.soundAlike]! - Self.soundAlikeFloor) * similarity)
-                }
-                let limit = Self.maxEdits(min(said.count, word.count))
-                if limit > 0 {
-                    let d = editDistance(said, word, limit: limit)
-                    if d <= limit {
-                        let quality = Self.qualities[.misspelling]! - Double(d - 1) * Self.secondEditPenalty
-                        if quality > best?.1 ?? 0 { best = (.misspelling, quality) }
+    /// Scores a form given as its words joined by single spaces.
+    static let transliterationScore = 0.95
+
+    func score(formText: String, sounds: ArraySlice<UInt32>, joinedSound: UInt32, scriptKey: UInt32, isPronunciation: Bool) -> NameMatch {
+        var text = formText
+        let match = text.withUTF8 { bytes in
+            score(formBytes: bytes, sounds: sounds, joinedSound: joinedSound, isPronunciation: isPronunciation)
+        }
+        // Said in a non-Latin script: equal in Latin is not equal unless equal in that script.
+        if match.whole, query.scriptKey != 0, scriptKey != query.scriptKey {
+            return NameMatch(form: match.form, basis: .transliteration, words: match.words, coverage: match.coverage,
+                             characterSimilarity: match.characterSimilarity, score: Self.transliterationScore, certain: false, whole: false)
+        }
+        return match
+    }
+
+    private func score(formBytes: UnsafeBufferPointer<UInt8>, sounds: ArraySlice<UInt32>, joinedSound: UInt32, isPronunciation: Bool) -> NameMatch {
+        // The form's words as byte ranges.
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(sounds.count)
+        var start = 0
+        for (i, byte) in formBytes.enumerated() where byte == 0x20 {
+            if i > start { ranges.append(start..<i) }
+            start = i + 1
+        }
+        if formBytes.count > start { ranges.append(start..<formBytes.count) }
+        let formSounds = sounds.startIndex
+        func word(_ f: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: formBytes[ranges[f]]) }
+
+        // Every pair's best way to match: (quality, query word, form word, how).
+        var pairs: [(quality: Double, q: Int, f: Int, how: NameMatch.How)] = []
+        for (q, said) in queryBytes.enumerated() {
+            said.withUnsafeBufferPointer { said in
+                for f in ranges.indices {
+                    let other = word(f)
+                    if said.elementsEqual(other) {
+                        pairs.append((Self.exactQuality, q, f, .exact))
+                        continue
                     }
+                    var how: NameMatch.How? = nil
+                    var quality = 0.0
+                    let sameLength = min(said.count, other.count)
+                    if said.count >= 2, other.count >= 2, f < sounds.count, query.wordSounds[q] == sounds[formSounds + f] {
+                        // Spellings far apart that still share a key ("moreau" / "mary" in
+                        // English, whose vowels are one class) count for less.
+                        let longer = max(said.count, other.count)
+                        let similarity = 1 - Double(min(longer, boundedDistance(said, other, limit: longer))) / Double(longer)
+                        how = .soundAlike
+                        quality = Self.soundAlikeFloor + (Self.soundAlikeQuality - Self.soundAlikeFloor) * similarity
+                    }
+                    let limit = Self.maxEdits(sameLength)
+                    if limit > 0 {
+                        let d = boundedDistance(said, other, limit: limit)
+                        if d <= limit {
+                            let q = Self.misspellingQuality - Double(d - 1) * Self.secondEditPenalty
+                            if q > quality { how = .misspelling; quality = q }
+                        }
+                    }
+                    if how == nil, said.count == 1, other.first == said.first {
+                        how = .initial
+                        quality = Self.initialQuality
+                    }
+                    if how == nil, said.count >= 3, other.count > said.count, other.starts(with: said) {
+                        how = .prefix
+                        quality = Self.prefixQuality
+                    }
+                    if let how { pairs.append((quality, q, f, how)) }
                 }
-                if best == nil, said.count == 1, word.first == said.first {
-                    best = (.initial, Self.qualities[.initial]!)
-                }
-                if best == nil, said.count >= 3, word.count > said.count, word.starts(with: said) {
-                    best = (.prefix, Self.qualities[.prefix]!)
-                }
-                if let best { pairs.append((q, f, best.0, best.1)) }
             }
         }
         // Greedy alignment, best pairs first; ties keep word order.
         pairs.sort { $0.quality != $1.quality ? $0.quality > $1.quality : abs($0.q - $0.f) < abs($1.q - $1.f) }
-        var queryMatch = [(f: Int, how: NameMatch.How, quality: Double)?](repeating: nil, count: queryScalars.count)
-        var formUsed = [Bool](repeating: false, count: formScalars.count)
+        var queryMatch = [(f: Int, how: NameMatch.How, quality: Double)?](repeating: nil, count: queryBytes.count)
+        var formUsed = [Bool](repeating: false, count: ranges.count)
         for pair in pairs where queryMatch[pair.q] == nil && !formUsed[pair.f] {
             queryMatch[pair.q] = (pair.f, pair.how, pair.quality)
             formUsed[pair.f] = true
         }
         var said = 0.0, saidMatched = 0.0
-        var wordsOut: [NameMatch.Word] = []
-        for (q, scalars) in queryScalars.enumerated() {
-            let weight = Double(max(2, scalars.count))
+        var words: [NameMatch.Word] = []
+        words.reserveCapacity(queryBytes.count)
+        for (q, bytes) in queryBytes.enumerated() {
+            let weight = Double(max(2, bytes.count))
             said += weight
             if let m = queryMatch[q] {
                 saidMatched += weight * m.quality
-                wordsOut.append(.init(said: query.words[q], matched: formWords[m.f], how: m.how, quality: m.quality))
+                words.append(.init(said: query.words[q], matched: String(decoding: word(m.f), as: UTF8.self), how: m.how, quality: m.quality))
             } else {
-                wordsOut.append(.init(said: query.words[q], matched: nil, how: nil, quality: 0))
+                words.append(.init(said: query.words[q], matched: nil, how: nil, quality: 0))
             }
         }
-        let formLetters = formScalars.reduce(0) { $0 + max(2, $1.count) }
-        var covered = 0
-        for (f, used) in formUsed.enumerated() where used { covered += max(2, formScalars[f].count) }
+        var formLetters = 0, covered = 0
+        for f in ranges.indices {
+            let letters = max(2, ranges[f].count)
+            formLetters += letters
+            if formUsed[f] { covered += letters }
+        }
         let coverage = formLetters == 0 ? 0 : Double(covered) / Double(formLetters)
         let wordScore = said == 0 ? 0 : saidMatched / said * (0.85 + 0.15 * coverage)
         let allExact = !queryMatch.isEmpty && queryMatch.allSatisfy { $0?.how == .exact }
         let allFormUsed = formUsed.allSatisfy { $0 }
-
-        let formJoined = Array(formWords.joined().unicodeScalars)
-        let longer = max(formJoined.count, joinedScalars.count)
-        let limit = max(1, longer / 4)
-        let distance = editDistance(joinedScalars, formJoined, limit: limit)
-        let similarity = longer == 0 ? 0 : max(0, 1 - Double(distance) / Double(longer))
         let form = isPronunciation ? "pronunciation" : "phrase"
 
-        if allExact && allFormUsed && queryScalars.count == formScalars.count {
-            return NameMatch(form: form, basis: .exact, words: wordsOut, coverage: 1, characterSimilarity: 1, score: 1, certain: true, whole: true)
+        if allExact && allFormUsed && queryBytes.count == ranges.count {
+            return NameMatch(form: form, basis: .exact, words: words, coverage: 1, characterSimilarity: 1, score: 1, certain: true, whole: true)
         }
-        if formJoined == joinedScalars {
-            return NameMatch(form: form, basis: .spacing, words: wordsOut, coverage: 1, characterSimilarity: 1, score: Self.spacingScore, certain: true, whole: true)
+        // The joined forms, letter by letter.
+        var joinedForm: [UInt8] = []
+        joinedForm.reserveCapacity(formBytes.count)
+        for byte in formBytes where byte != 0x20 { joinedForm.append(byte) }
+        if joinedForm == joinedBytes {
+            return NameMatch(form: form, basis: .spacing, words: words, coverage: 1, characterSimilarity: 1, score: Self.spacingScore, certain: true, whole: true)
         }
+        let longer = max(joinedForm.count, joinedBytes.count)
+        let limit = max(1, longer / 4)
+        let distance = joinedForm.withUnsafeBufferPointer { a in joinedBytes.withUnsafeBufferPointer { b in boundedDistance(a, b, limit: limit) } }
+        let similarity = longer == 0 ? 0 : max(0, 1 - Double(min(distance, longer)) / Double(longer))
         var basis = NameMatch.Basis.words
         var score = wordScore
-        if joinedSound == query.joinedSound, formJoined.count >= 2, Self.soundAlikeScore > score {
+        if joinedSound == query.joinedSound, joinedForm.count >= 2, Self.soundAlikeScore > score {
             basis = .soundAlike
             score = Self.soundAlikeScore
         }
@@ -168,7 +217,36 @@ struct NameScorer {
             score = characterScore
         }
         let certain = basis == .words && allExact
-        return NameMatch(form: form, basis: basis, words: wordsOut, coverage: coverage, characterSimilarity: similarity,
+        return NameMatch(form: form, basis: basis, words: words, coverage: coverage, characterSimilarity: similarity,
                          score: (score * 1000).rounded() / 1000, certain: certain, whole: certain && allFormUsed)
+    }
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), giving up above
+/// `limit` (then returns limit + 1). Scratch rows live on the stack.
+func boundedDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+    if abs(a.count - b.count) > limit { return limit + 1 }
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    let width = b.count + 1
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
+        var previous2 = 0, previous = width, current = 2 * width
+        for j in 0...b.count { rows[previous + j] = j }
+        for i in 1...a.count {
+            rows[current] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, rows[previous2 + j - 2] + 1)
+                }
+                rows[current + j] = value
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > limit { return limit + 1 }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return rows[previous + b.count]
     }
 }

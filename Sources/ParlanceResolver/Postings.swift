@@ -38,6 +38,39 @@ struct Postings: Sendable {
         }
     }
 
+    /// Where the entries of `key` are.
+    func range(_ key: UInt32) -> Range<Int> {
+        let target = UInt64(key) << 32
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid] < target { low = mid + 1 } else { high = mid }
+        }
+        var end = low, step = 1
+        // Gallop to the end of the run (most runs are short).
+        while end + step <= entries.count, entries[end + step - 1] >> 32 == UInt64(key) { end += step; step *= 2 }
+        var top = min(entries.count, end + step)
+        while end < top {
+            let mid = (end + top) / 2
+            if entries[mid] >> 32 == UInt64(key) { end = mid + 1 } else { top = mid }
+        }
+        return low..<end
+    }
+
+    /// The value at a position of a range.
+    func value(at position: Int) -> UInt32 { UInt32(truncatingIfNeeded: entries[position]) }
+
+    /// Whether `key` holds `value`, searching only within `range` (the key's range).
+    func contains(_ key: UInt32, _ value: UInt32, in range: Range<Int>) -> Bool {
+        let target = Self.entry(key, value)
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid] < target { low = mid + 1 } else { high = mid }
+        }
+        return low < range.upperBound && entries[low] == target
+    }
+
     func contains(_ key: UInt32) -> Bool {
         var found: [UInt32] = []
         values(key, limit: 1, into: &found)

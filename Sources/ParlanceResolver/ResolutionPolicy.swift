@@ -32,7 +32,7 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
     /// At most this many candidate forms are scored per query (most promising first).
     public var maximumCandidates: Int
 
-    public init(minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02, maximumCandidates: Int = 64) {
+    public init(minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02, maximumCandidates: Int = 32) {
         self.minimumScore = minimumScore
         self.groupMargin = groupMargin
         self.maximumOptions = maximumOptions

@@ -69,8 +69,8 @@ public final class Resolver: Sendable {
                 for form in index.candidates(for: query, limit: policy.maximumCandidates) {
                     let itemIndex = Int(index.formItem[form])
                     let item = index.items[itemIndex]
-                    let match = scorer.score(words: index.formText[form].split(separator: " ").map(String.init),
-                                             sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form],
+                    let match = scorer.score(formText: index.formText[form],
+                                             sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
                                              isPronunciation: index.formIsPronunciation[form])
                     let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
                     let candidate = ResolutionPolicy.Candidate(id: item.id, display: item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)

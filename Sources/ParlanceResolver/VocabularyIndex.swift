@@ -24,6 +24,8 @@ public final class VocabularyIndex: Sendable {
     let soundStart: [UInt32]
     let wordSounds: [UInt32]
     let joinedSounds: [UInt32]
+    /// `NameForm.scriptKey` of each form.
+    let scriptKeys: [UInt32]
 
     let joined: Postings
     let joinedSound: Postings
@@ -50,6 +52,7 @@ public final class VocabularyIndex: Sendable {
             var soundCounts: [UInt32] = []
             var wordSounds: [UInt32] = []
             var joinedSounds: [UInt32] = []
+            var scriptKeys: [UInt32] = []
             var joinedKeys: [UInt32] = []
             var wordKeys: [[UInt32]] = []
             var distinctWords: Set<String> = []
@@ -74,6 +77,7 @@ public final class VocabularyIndex: Sendable {
                         chunk.soundCounts.append(UInt32(form.words.count))
                         chunk.wordSounds.append(contentsOf: form.wordSounds)
                         chunk.joinedSounds.append(form.joinedSound)
+                        chunk.scriptKeys.append(form.scriptKey)
                         chunk.joinedKeys.append(fnv1a(form.joined))
                         chunk.wordKeys.append(form.words.map(fnv1a))
                         for word in form.words where word.unicodeScalars.count >= Self.fuzzyMinimumLength {
@@ -86,7 +90,7 @@ public final class VocabularyIndex: Sendable {
         }
 
         var formItem: [UInt32] = [], formIsPronunciation: [Bool] = [], formText: [String] = []
-        var soundStart: [UInt32] = [0], wordSounds: [UInt32] = [], joinedSounds: [UInt32] = []
+        var soundStart: [UInt32] = [0], wordSounds: [UInt32] = [], joinedSounds: [UInt32] = [], scriptKeys: [UInt32] = []
         var joinedEntries: [UInt64] = [], joinedSoundEntries: [UInt64] = []
         var wordEntries: [UInt64] = [], wordSoundEntries: [UInt64] = []
         var distinct: Set<String> = []
@@ -95,6 +99,7 @@ public final class VocabularyIndex: Sendable {
             formItem += chunk.formItem
             formIsPronunciation += chunk.formIsPronunciation
             formText += chunk.formText
+            scriptKeys += chunk.scriptKeys
             var offset = 0
             for (f, count) in chunk.soundCounts.enumerated() {
                 let form = base + UInt32(f)
@@ -117,6 +122,7 @@ public final class VocabularyIndex: Sendable {
         self.soundStart = soundStart
         self.wordSounds = wordSounds
         self.joinedSounds = joinedSounds
+        self.scriptKeys = scriptKeys
         self.joined = Postings(unsorted: joinedEntries)
         self.joinedSound = Postings(unsorted: joinedSoundEntries)
         self.words = Postings(unsorted: wordEntries)
@@ -136,7 +142,7 @@ public final class VocabularyIndex: Sendable {
         joined.bytes + joinedSound.bytes + words.bytes + wordSound.bytes + deletions.bytes
             + formItem.capacity * 4 + formIsPronunciation.capacity + formText.capacity * 16
             + formText.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count + 32 : 0) }
-            + soundStart.capacity * 4 + wordSounds.capacity * 4 + joinedSounds.capacity * 4
+            + soundStart.capacity * 4 + wordSounds.capacity * 4 + joinedSounds.capacity * 4 + scriptKeys.capacity * 4
     }
 
     /// The sound-alike keys of a form's words.
@@ -145,44 +151,68 @@ public final class VocabularyIndex: Sendable {
     }
 
     /// Candidate forms for a query, most promising first: forms matched by more of the
-    /// query's words (and by the joined form) before others, then in priority order.
-    func candidates(for query: NameForm, limit: Int, postingLimit: Int = 512) -> [Int] {
-        // (form << 8 | source bit index): bit 0 = joined, bit 1 + i = query word i.
-        var hits: [UInt64] = []
-        var found: [UInt32] = []
-        func collect(_ bit: Int) {
-            for form in found { hits.append(UInt64(form) << 8 | UInt64(bit)) }
-            found.removeAll(keepingCapacity: true)
-        }
-        joined.values(fnv1a(query.joined), limit: postingLimit, into: &found)
-        joinedSound.values(query.joinedSound, limit: postingLimit, into: &found)
-        collect(0)
-        for (i, word) in query.words.prefix(7).enumerated() {
+    /// query's words (the joined form counts as all of them), then in priority order.
+    ///
+    /// Short posting lists are read whole; a long one (a common first name) is only used to
+    /// check the forms the short ones found, so a query costs about the same in a vocabulary of
+    /// a thousand items or of a million. When every list is long, the first `postingLimit`
+    /// entries (the most important items) of each stand in.
+    func candidates(for query: NameForm, limit: Int, postingLimit: Int = 256) -> [Int] {
+        // Each source: the postings and key to read, and which bit it sets: bit 0 the joined
+        // form, bit 1 its sound-alike key, bits 2 + 2i word i exactly, 3 + 2i word i by sound
+        // or with one edit.
+        var sources: [(postings: Postings, key: UInt32, bit: Int)] = []
+        sources.append((joined, fnv1a(query.joined), 0))
+        sources.append((joinedSound, query.joinedSound, 1))
+        for (i, word) in query.words.prefix(14).enumerated() {
             let key = fnv1a(word)
-            words.values(key, limit: postingLimit, into: &found)
-            if word.unicodeScalars.count >= 2 {
-                wordSound.values(query.wordSounds[i], limit: postingLimit, into: &found)
-            }
+            sources.append((words, key, 2 + 2 * i))
+            if word.utf8.count >= 2 { sources.append((wordSound, query.wordSounds[i], 3 + 2 * i)) }
             if word.unicodeScalars.count >= Self.fuzzyMinimumLength {
                 // One edit: the query with a letter more (its deletions are words), a letter
                 // less or another letter (deletion variants shared with a word's).
+                var variants: [UInt32] = [key]
+                forEachDeletion(of: word) { variants.append($0) }
                 var wordKeys: Set<UInt32> = []
-                var variantKeys: [UInt32] = [key]
-                forEachDeletion(of: word) { variantKeys.append($0) }
-                var scratch: [UInt32] = []
-                for variant in variantKeys {
-                    words.values(variant, limit: postingLimit, into: &found)
-                    deletions.values(variant, limit: 64, into: &scratch)
+                for variant in variants {
+                    if variant != key { sources.append((words, variant, 3 + 2 * i)) }
+                    let r = deletions.range(variant)
+                    for p in r.prefix(64) { wordKeys.insert(deletions.value(at: p)) }
                 }
-                wordKeys.formUnion(scratch)
                 wordKeys.remove(key)
-                for wordKey in wordKeys.sorted() { words.values(wordKey, limit: postingLimit, into: &found) }
+                for wordKey in wordKeys.sorted() { sources.append((words, wordKey, 3 + 2 * i)) }
             }
-            collect(1 + i)
+        }
+        /// The joined form, its sound, or a query word (exact and approximate together).
+        func group(_ bit: Int) -> Int { bit < 2 ? bit : 2 + (bit - 2) / 2 }
+        let ranges = sources.map { $0.postings.range($0.key) }
+        // (form << 8 | bit) for every entry of the short lists. A group whose lists are all
+        // long reads the first `postingLimit` entries of each; the joined form's are always
+        // read, so whole-name matches are never missed.
+        var hits: [UInt64] = []
+        var long: [Int] = []
+        var groupsWithShortList: UInt64 = 0
+        for (s, r) in ranges.enumerated() where !r.isEmpty && r.count <= postingLimit {
+            groupsWithShortList |= 1 << UInt64(group(sources[s].bit))
+        }
+        for (s, r) in ranges.enumerated() where !r.isEmpty {
+            let bit = sources[s].bit
+            if r.count <= postingLimit {
+                for p in r { hits.append(UInt64(sources[s].postings.value(at: p)) << 8 | UInt64(bit)) }
+                continue
+            }
+            // Long lists of exact words are checked for the forms found; long lists of
+            // approximate ones (sound-alike keys, one-edit variants) are weak evidence and
+            // only read when nothing better is there.
+            if bit == 0 || bit % 2 == 0 { long.append(s) }
+            if bit == 0 || groupsWithShortList & (1 << UInt64(group(bit))) == 0 {
+                for p in r.prefix(2 * limit) { hits.append(UInt64(sources[s].postings.value(at: p)) << 8 | UInt64(bit)) }
+            }
         }
         hits.sort()
         var ranked: [(form: Int, score: Int)] = []
         var i = 0
+        let wordCount = min(query.words.count, 14)
         while i < hits.count {
             let form = hits[i] >> 8
             var bits: UInt64 = 0
@@ -190,11 +220,23 @@ public final class VocabularyIndex: Sendable {
                 bits |= 1 << (hits[i] & 0xFF)
                 i += 1
             }
-            // The joined form counts as much as all the words.
-            let score = (bits & 1 != 0 ? query.words.count : 0) + (bits >> 1).nonzeroBitCount
+            for s in long where bits & (1 << UInt64(sources[s].bit)) == 0 {
+                if sources[s].postings.contains(sources[s].key, UInt32(form), in: ranges[s]) { bits |= 1 << UInt64(sources[s].bit) }
+            }
+            // The same name in its own script ("叶丽", not "叶李") first, then an exact joined
+            // form; exact words outrank approximate ones.
+            var score = (bits & 1 != 0 ? 4 * wordCount + 4 : 0) + (bits & 2 != 0 ? wordCount : 0)
+            if query.scriptKey != 0, scriptKeys[Int(form)] == query.scriptKey { score += 1_000 }
+            for w in 0..<wordCount {
+                score += bits & (1 << UInt64(2 + 2 * w)) != 0 ? 2 : bits & (1 << UInt64(3 + 2 * w)) != 0 ? 1 : 0
+            }
             ranked.append((Int(form), score))
         }
-        ranked.sort { $0.score != $1.score ? $0.score > $1.score : $0.form < $1.form }
+        if ranked.count > limit {
+            ranked.sort { $0.score != $1.score ? $0.score > $1.score : $0.form < $1.form }
+        } else {
+            return ranked.map(\.form)
+        }
         return ranked.prefix(limit).map(\.form)
     }
 }

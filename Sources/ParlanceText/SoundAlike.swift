@@ -57,6 +57,26 @@ public struct SoundAlike: Sendable {
 /// apostrophes ("jean-pierre" → jean, pierre; "o'brien" → o, brien; "bobo jr." → bobo, jr).
 public enum NameWords {
     public static func split(_ folded: String) -> [String] {
+        // ASCII (nearly every folded name): split on bytes.
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) {
+            var words: [String] = []
+            var start: String.UTF8View.Index? = nil
+            let utf8 = folded.utf8
+            var i = utf8.startIndex
+            while i != utf8.endIndex {
+                let b = utf8[i]
+                let isWordByte = (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
+                if isWordByte {
+                    if start == nil { start = i }
+                } else if let s = start {
+                    words.append(String(folded[s..<i]))
+                    start = nil
+                }
+                i = utf8.index(after: i)
+            }
+            if let s = start { words.append(String(folded[s...])) }
+            return words
+        }
         var words: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in folded.unicodeScalars {

@@ -32,21 +32,36 @@ public enum TextNormalizer {
     /// Latin, ASCII transliteration of any script, lowercased: "Wei Zhang", "魏章" → "wei zhang".
     public static func latin(_ text: String) -> String {
         if let ascii = asciiLowercased(text) { return ascii }
+        return latin(text, key: key(text))
+    }
+
+    /// `latin(text)` when `key(text)` is already known.
+    public static func latin(_ text: String, key folded: String) -> String {
+        if isLatinScript(folded) {
+            // Latin letters need no script detection, only their ASCII forms ("łukasz").
+            if folded.utf8.allSatisfy({ $0 < 0x80 }) { return folded }
+            return key((try? latinASCII?.transliterate(folded)) ?? folded)
+        }
         let transliterated = (try? latinTransliterator?.transliterate(text)) ?? text
         return key(transliterated)
+    }
+
+    /// Whether every letter is in the Latin blocks (or punctuation, marks, digits).
+    public static func isLatinScript(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            let value = scalar.value
+            if value < 0x0370 || (0x1E00...0x1EFF).contains(value) || (0x2000...0x206F).contains(value) { continue }
+            return false
+        }
+        return true
     }
 
     /// `latin(key)` for a key with letters outside the Latin script, else the key itself
     /// (transliteration is not cheap, and Latin text needs none).
     public static func latinIfNeeded(_ key: String) -> String {
-        for scalar in key.unicodeScalars where !scalar.isASCII {
-            let value = scalar.value
-            // Latin-1 Supplement, Latin Extended-A/B, IPA, spacing modifiers, combining marks,
-            // Latin Extended Additional, general punctuation: already Latin.
-            if value < 0x0370 || (0x1E00...0x1EFF).contains(value) || (0x2000...0x206F).contains(value) { continue }
-            return latin(key)
-        }
-        return key
+        // Latin-1 Supplement, Latin Extended-A/B, IPA, spacing modifiers, combining marks,
+        // Latin Extended Additional, general punctuation: already Latin.
+        isLatinScript(key) ? key : latin(key)
     }
 
     /// All forms at once.
@@ -55,6 +70,7 @@ public enum TextNormalizer {
     }
 
     static let latinTransliterator: Transliterator? = try? Transliterator(id: "Any-Latin; Latin-ASCII")
+    static let latinASCII: Transliterator? = try? Transliterator(id: "Latin-ASCII")
 
     /// Apostrophe-like and hyphen-like characters that people type interchangeably.
     static func unifyPunctuation(_ text: String) -> String {

@@ -36,14 +36,7 @@ struct Batch: ParsableCommand {
 
     func run() throws {
         let processor = BatchLineProcessor(parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain)
-        let input: FileHandle
-        if let file {
-            guard let handle = FileHandle(forReadingAtPath: file) else { throw ValidationError("cannot read '\(file)'") }
-            input = handle
-        } else {
-            input = .standardInput
-        }
-        let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: input, output: .standardOutput)
+        let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: openInput(file), output: .standardOutput)
         if failures > 0 { throw ExitCode(1) }
     }
 }

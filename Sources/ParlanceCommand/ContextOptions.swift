@@ -34,3 +34,10 @@ struct ResolveOptions: ParsableArguments {
         return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context)) : parser
     }
 }
+
+/// The input of a streaming command: the file named, or standard input.
+func openInput(_ path: String?) throws -> FileHandle {
+    guard let path else { return .standardInput }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw ValidationError("cannot read '\(path)'") }
+    return handle
+}

@@ -64,14 +64,7 @@ struct Resolve: ParsableCommand {
             return
         }
         let processor = ResolveLineProcessor(resolver: resolver, defaultLocale: locale, defaultApp: app, defaultType: type, explain: explain)
-        let handle: FileHandle
-        if let input {
-            guard let file = FileHandle(forReadingAtPath: input) else { throw ValidationError("cannot read '\(input)'") }
-            handle = file
-        } else {
-            handle = .standardInput
-        }
-        let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: handle, output: .standardOutput)
+        let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: openInput(input), output: .standardOutput)
         if failures > 0 { throw ExitCode(1) }
     }
 }

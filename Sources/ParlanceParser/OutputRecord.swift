@@ -106,12 +106,19 @@ public struct InputRecord: Sendable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if let s = try? c.decodeIfPresent(String.self, forKey: .id) { id = s }
-        else if let n = try? c.decodeIfPresent(Int.self, forKey: .id) { id = String(n) }
-        else { id = nil }
+        id = Self.recordID(c, .id)
         text = try c.decodeIfPresent(String.self, forKey: .text)
         locale = try c.decodeIfPresent(String.self, forKey: .locale)
         referenceTime = try c.decodeIfPresent(String.self, forKey: .referenceTime)
+    }
+}
+
+extension InputRecord {
+    /// A record's `id`, given as a string or a number; nil when absent or of another type.
+    public static func recordID<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) -> String? {
+        if let s = try? container.decodeIfPresent(String.self, forKey: key) { return s }
+        if let n = try? container.decodeIfPresent(Int.self, forKey: key) { return String(n) }
+        return nil
     }
 }
 

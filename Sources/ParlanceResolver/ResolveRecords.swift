@@ -14,9 +14,7 @@ public struct ResolveRequest: Sendable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if let s = try? c.decodeIfPresent(String.self, forKey: .id) { id = s }
-        else if let n = try? c.decodeIfPresent(Int.self, forKey: .id) { id = String(n) }
-        else { id = nil }
+        id = InputRecord.recordID(c, .id)
         locale = try c.decodeIfPresent(String.self, forKey: .locale)
         app = try c.decodeIfPresent(String.self, forKey: .app)
         type = try c.decodeIfPresent(String.self, forKey: .type)

@@ -3,6 +3,7 @@ import PackageDescription
 
 // The pipeline, one module per stage:
 //   CICUSystem      system libicu-dev, found through pkg-config (module map only)
+//   CZlib           system zlib (zlib1g-dev), for .jsonl.gz input (module map only)
 //   CParlanceICU    a small C target over ICU whose public header exposes no ICU type
 //   ParlanceICU     the only Swift code that knows ICU
 //   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
@@ -25,6 +26,11 @@ let package = Package(
             name: "CICUSystem",
             pkgConfig: "icu-i18n",
             providers: [.apt(["libicu-dev", "pkg-config"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         .target(
             name: "CParlanceICU",
@@ -50,7 +56,7 @@ let package = Package(
         ),
         .target(
             name: "ParlanceEvaluation",
-            dependencies: ["ParlanceText", "ParlanceParser"]
+            dependencies: ["ParlanceText", "ParlanceParser", "CZlib"]
         ),
         .target(
             name: "Parlance",
@@ -69,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlanceEvaluationTests",
-            dependencies: ["ParlanceEvaluation", "ParlanceResolver"]
+            dependencies: ["ParlanceEvaluation", "ParlanceResolver", "CZlib"]
         ),
         .testTarget(
             name: "ParlanceResolverTests",

@@ -7,9 +7,13 @@ struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Parse JSON Lines (records.md input records) into output records, one per line, in order.",
         discussion: """
-            Reads FILE or standard input. A line that cannot be read (bad JSON, no "text", invalid UTF-8, \
-            longer than \(BatchLineProcessor.maxLineBytes) bytes) yields an output record with "intent": null \
-            and an "error", and the batch goes on. Exit status 1 when any line failed.
+            Reads FILE or standard input, plain or gzip-compressed (.jsonl or .jsonl.gz; told by content). \
+            With --text each line is an utterance and its id is its line number. Memory stays flat: lines \
+            are read, parsed on all cores and written in chunks. A line that cannot be read (bad JSON, \
+            no "text", invalid UTF-8, longer than \(BatchLineProcessor.maxLineBytes) bytes, bad locale or \
+            reference time) yields an output record with "intent": null and an "error", and the batch goes \
+            on. On a terminal, a progress line (lines, lines/s, errors, ETA for files) is kept on standard \
+            error. Exit status 1 when any line failed.
             """
     )
 
@@ -17,7 +21,7 @@ struct Batch: ParsableCommand {
 
     @OptionGroup var resolveOptions: ResolveOptions
 
-    @Option(name: .long, help: "Locale for records without one.")
+    @Option(name: .long, help: "Locale for records without one (and for --text lines).")
     var locale: String = "en-US"
 
     @Option(name: .long, help: "Parallel workers (default: all cores).")
@@ -26,7 +30,13 @@ struct Batch: ParsableCommand {
     @Flag(name: .long, help: "Add each record's explanation.")
     var explain = false
 
-    @Argument(help: "Input file (default: standard input).")
+    @Flag(name: .long, help: "Plain text input: one utterance per line (id = line number).")
+    var text = false
+
+    @Flag(name: .long, inversion: .prefixedNo, help: "Show the progress line on standard error (default: only when it is a terminal).")
+    var progress: Bool?
+
+    @Argument(help: "Input file, .jsonl or .jsonl.gz (default or \"-\": standard input).")
     var file: String?
 
     func validate() throws {
@@ -35,9 +45,46 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
-        let processor = BatchLineProcessor(parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain)
-        let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: openInput(file), output: .standardOutput)
+        let processor = BatchLineProcessor(parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain, plainText: text)
+        var input: BatchInput
+        do { input = try BatchInput(path: file) } catch { throw ValidationError(error.description) }
+        let meter = ProgressLine(enabled: progress ?? (isatty(STDERR_FILENO) == 1))
+        let failures = try BatchRunner(processor: processor, jobs: jobs).run(source: &input, output: .standardOutput, progress: meter.update)
+        meter.finish()
         if failures > 0 { throw ExitCode(1) }
     }
 }
 
+/// The progress line on standard error: redrawn in place at most twice a second.
+final class ProgressLine {
+    let enabled: Bool
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var last: BatchRunner<BatchLineProcessor>.Progress?
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ p: BatchRunner<BatchLineProcessor>.Progress) {
+        last = p
+        guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(500) else { return }
+        lastDraw = ContinuousClock.now
+        draw(p)
+    }
+
+    func finish() {
+        guard enabled, let last else { return }
+        draw(last)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+
+    private func draw(_ p: BatchRunner<BatchLineProcessor>.Progress) {
+        var line = "\(p.lines.formatted()) lines · \(Int(p.linesPerSecond).formatted()) lines/s · \(p.failures.formatted()) errors"
+        if let eta = p.eta { line += " · ETA \(Self.clock(eta))" }
+        line += " · \(Self.clock(p.seconds)) elapsed"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

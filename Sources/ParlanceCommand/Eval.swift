@@ -2,15 +2,20 @@ import ArgumentParser
 import Foundation
 import Parlance
 
-/// `parlance eval`: accuracy of the parser on annotated corpora, per locale.
+/// `parlance eval`: accuracy on annotated corpora, with reports.
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure intent accuracy, out-of-domain rejection and parameter F1 on annotated corpora, per locale.",
+        abstract: "Measure a parse (and resolution) run on annotated corpora; write report.json, report.md and report.html.",
         discussion: """
             Reads every .jsonl file under the given files and folders (records.md input records with \
-            "expected"). Metric definitions: IntentMetrics in Sources/ParlanceEvaluation. Lines marked \
-            "annotation": "intent-only" count for intents only. --held-out keeps only the fifth of \
-            records that `parlance train` holds out.
+            "expected"), parses them (resolving names unless --no-resolve), prints a summary per locale and \
+            writes the reports to --out: per locale, domain, intent and parameter precision, recall and F1, \
+            out-of-domain rejection and false rejection, app accuracy, exact frames, resolution accuracy per \
+            kind, the worst confusions, 20 sample errors per locale, and the settings and SHA-256 of every \
+            input. Definitions: EvaluationReport in Sources/ParlanceEvaluation. Lines marked "annotation": \
+            "intent-only" count for intents only. --held-out keeps only the fifth of records that \
+            `parlance train` holds out. --baseline compares with an earlier report.json (regressions first); \
+            --min-intent-accuracy exits with status 1 when a locale is below it.
             """
     )
 
@@ -20,7 +25,19 @@ struct Eval: ParsableCommand {
 
     @OptionGroup var resolveOptions: ResolveOptions
 
-    @Option(name: .long, help: "table (Markdown) or json.")
+    @Option(name: .long, help: "Folder for report.json, report.md and report.html.")
+    var out: String = "parlance-eval"
+
+    @Option(name: .long, help: "An earlier report.json to compare with.")
+    var baseline: String?
+
+    @Option(name: .long, help: "Exit with status 1 when any locale's intent accuracy is below this (0–1).")
+    var minIntentAccuracy: Double?
+
+    @Option(name: .long, help: "A JSON file of floors per locale (like Corpora/thresholds.json): exit with status 1 when a metric is below its floor.")
+    var thresholds: String?
+
+    @Option(name: .long, help: "What to print: table (Markdown summary) or json (the whole report).")
     var format: Format = .table
 
     @Option(name: .long, help: "Parallel workers (default: all cores).")
@@ -32,70 +49,97 @@ struct Eval: ParsableCommand {
     @Flag(name: .long, help: "Only the records the fallback training holds out.")
     var heldOut = false
 
-    @Flag(name: .long, help: "List the wrong resolutions under the table.")
+    @Flag(name: .long, help: "Also print the sample errors.")
     var showErrors = false
 
     @Argument(help: "Corpus folders or files.")
     var corpora: [String]
 
+    func validate() throws {
+        if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) { throw ValidationError("--min-intent-accuracy must be between 0 and 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
     func run() throws {
+        let baselineReport: EvaluationReport?
+        if let baseline {
+            do {
+                baselineReport = try JSONDecoder().decode(EvaluationReport.self, from: Data(contentsOf: URL(fileURLWithPath: baseline)))
+            } catch {
+                throw ValidationError("cannot read the baseline report '\(baseline)': \(error)")
+            }
+        } else {
+            baselineReport = nil
+        }
         let parser = try resolveOptions.parser(contextOptions.load())
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
         var records: [AnnotatedRecord] = []
-        for file in try CorpusFiles.list(corpora) {
-            records += try AnnotatedRecord.load(file).filter { record in
-                let language = (try? ParlanceLocale(record.locale ?? "en").language) ?? ""
-                return wanted.contains(language) && (!heldOut || FallbackTrainer.isHeldOut(record.id))
+        let files: [String]
+        do { files = try CorpusFiles.list(corpora) } catch { throw ValidationError("\(error)") }
+        for file in files {
+            do {
+                records += try AnnotatedRecord.load(file).filter { record in
+                    let language = (try? ParlanceLocale(record.locale ?? "en").language) ?? ""
+                    return wanted.contains(language) && (!heldOut || FallbackTrainer.isHeldOut(record.id))
+                }
+            } catch {
+                throw ValidationError("\(error)")
             }
         }
         let outcomes = CorpusRun(parser: parser).parse(records, jobs: jobs)
-        var byLanguage: [String: IntentMetrics] = [:]
-        for (locale, metrics) in CorpusRun.metricsByLocale(outcomes) {
-            let language = (try? ParlanceLocale(locale).language) ?? locale
-            byLanguage[language] = (byLanguage[language] ?? IntentMetrics()) + metrics
-        }
-        var resolution: [String: ResolutionMetrics] = [:]
-        var resolutionErrors: [String] = []
-        for o in outcomes where o.record.expected.resolution != nil {
-            let language = (try? ParlanceLocale(o.record.locale ?? "en").language) ?? "?"
-            let wrong = resolution[language, default: ResolutionMetrics()].add(expected: o.record.expected.resolution, predicted: o.result?.intent)
-            for w in wrong {
-                let got = w.predicted.map { "\($0.kind.rawValue) \($0.items.map(\.id))" } ?? "nothing"
-                resolutionErrors.append("\(o.record.id) \(w.parameter): expected \(w.expected.kind.rawValue) \(w.expected.items), got \(got) — \(o.record.text)")
-            }
-        }
+        let settings = EvaluationReport.Settings(
+            parlanceVersion: parlanceVersion, icuVersion: Parlance.icuVersion,
+            date: ISO8601DateFormatter().string(from: Date()),
+            context: try contextOptions.context.map { try EvaluationReport.FileChecksum(path: $0) },
+            corpora: try files.map { try EvaluationReport.FileChecksum(path: $0) },
+            options: ["resolve": "\(resolveOptions.resolve)", "heldOut": "\(heldOut)", "languages": wanted.sorted().joined(separator: ","),
+                      "modelDirectory": ProcessInfo.processInfo.environment["PARLANCE_MODEL_DIR"] ?? "built-in",
+                      "grammarDirectory": ProcessInfo.processInfo.environment["PARLANCE_GRAMMAR_DIR"] ?? "built-in"])
+        var report = EvaluationReport(outcomes: outcomes, settings: settings)
+        if let baselineReport { report.compare(with: baselineReport) }
+
+        let folder = URL(fileURLWithPath: out)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: folder.appendingPathComponent("report.json"))
+        try Data(report.markdown().utf8).write(to: folder.appendingPathComponent("report.md"))
+        try Data(report.html().utf8).write(to: folder.appendingPathComponent("report.html"))
+
         switch format {
         case .json:
-            print(try ParlanceJSON.line(EvalSummary(intents: byLanguage, resolution: resolution)))
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
         case .table:
-            print("| language | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | parameter P | R | F1 |")
-            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-            for (language, m) in byLanguage.sorted(by: { $0.key < $1.key }) {
-                let f = { (x: Double) in String(format: "%.3f", x) }
-                print("| \(language) | \(m.inDomain) | \(f(m.intentAccuracy)) | \(f(m.appAccuracy)) | \(f(m.exactFrameRate)) | \(m.outOfDomain) | \(f(m.rejectionRate)) | \(f(m.parameterPrecision)) | \(f(m.parameterRecall)) | \(f(m.parameterF1)) |")
-            }
-            if !resolution.isEmpty {
-                let kinds = Resolution.Kind.allCases.map(\.rawValue)
-                print("")
-                print("| language | resolutions | accuracy | " + kinds.joined(separator: " | ") + " |")
-                print("|---|---:|---:|" + String(repeating: "---:|", count: kinds.count))
-                for (language, m) in resolution.sorted(by: { $0.key < $1.key }) {
-                    let cells = kinds.map { kind in m.byKind[kind].map { "\($0.correct)/\($0.expected)" } ?? "–" }
-                    print("| \(language) | \(m.expected) | \(String(format: "%.3f", m.accuracy)) | " + cells.joined(separator: " | ") + " |")
-                }
-                if showErrors {
-                    print("")
-                    for line in resolutionErrors { print("- \(line)") }
+            let markdown = report.markdown()
+            // The summary (and the changes against the baseline), without the per-locale detail.
+            let summaryEnd = markdown.range(of: "\n## ", range: markdown.range(of: "## Summary")!.upperBound..<markdown.endIndex)?.lowerBound ?? markdown.endIndex
+            print(markdown[markdown.range(of: markdown.contains("## Changes") ? "## Changes" : "## Summary")!.lowerBound..<summaryEnd])
+            if showErrors {
+                for (tag, l) in report.locales.sorted(by: { $0.key < $1.key }) {
+                    for e in l.errors { print("- \(tag) \(e.id): \(e.text)\n    expected: \(e.expected)\n    got:      \(e.predicted)") }
                 }
             }
         }
-        let errors = outcomes.filter { $0.error != nil }.count
-        if errors > 0 { FileHandle.standardError.write(Data("\(errors) records could not be parsed\n".utf8)) }
+        FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html}\n".utf8))
+        let failures = outcomes.filter { $0.error != nil }.count
+        if failures > 0 { FileHandle.standardError.write(Data("\(failures) records could not be parsed\n".utf8)) }
+        var failed = false
+        if let minIntentAccuracy {
+            let below = report.locales(below: minIntentAccuracy)
+            if !below.isEmpty {
+                FileHandle.standardError.write(Data("intent accuracy below \(minIntentAccuracy) in \(below.joined(separator: ", "))\n".utf8))
+                failed = true
+            }
+        }
+        if let thresholds {
+            let floors: [String: EvaluationReport.Floors]
+            do { floors = try JSONDecoder().decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch {
+                throw ValidationError("cannot read the thresholds '\(thresholds)': \(error)")
+            }
+            let below = report.belowFloors(floors)
+            for line in below { FileHandle.standardError.write(Data("below the recorded floor: \(line)\n".utf8)) }
+            if !below.isEmpty { failed = true }
+        }
+        if failed { throw ExitCode(1) }
     }
-}
-
-/// `parlance eval --format json`.
-struct EvalSummary: Encodable {
-    let intents: [String: IntentMetrics]
-    let resolution: [String: ResolutionMetrics]
 }

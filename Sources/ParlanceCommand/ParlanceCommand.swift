@@ -11,7 +11,7 @@ struct ParlanceCommand: ParsableCommand {
             Supported languages: \(ParlanceLocale.supportedLanguages.joined(separator: ", ")) \
             (ICU \(Parlance.icuVersion)).
             """,
-        version: "0.1.0",
+        version: parlanceVersion,
         subcommands: [Parse.self, Batch.self, Resolve.self, Eval.self, Tokens.self, Train.self]
     )
 }

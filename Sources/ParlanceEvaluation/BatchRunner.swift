@@ -16,15 +16,41 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
         self.jobs = max(1, jobs)
     }
 
+    /// How far a run has got, reported after every chunk.
+    public struct Progress: Sendable {
+        public var lines = 0
+        public var failures = 0
+        public var seconds = 0.0
+        /// Input bytes consumed (compressed bytes for a .gz file) and the input's size, when known.
+        public var consumedBytes = 0
+        public var totalBytes: Int?
+
+        public var linesPerSecond: Double { seconds > 0 ? Double(lines) / seconds : 0 }
+        /// Seconds left, from the share of the input consumed; nil when the size is unknown.
+        public var eta: Double? {
+            guard let totalBytes, totalBytes > 0, consumedBytes > 0, seconds > 0 else { return nil }
+            return seconds * Double(totalBytes - consumedBytes) / Double(consumedBytes)
+        }
+    }
+
     /// Returns how many lines failed.
     public func run(input: FileHandle, output: FileHandle) throws -> Int {
+        var source = input
+        return try run(source: &source, output: output, progress: nil)
+    }
+
+    /// Returns how many lines failed; `progress` is called after each chunk is written.
+    public func run<Source: ByteSource>(source input: inout Source, output: FileHandle, progress: ((Progress) -> Void)?) throws -> Int {
         var failures = 0
+        var state = Progress()
+        let started = ContinuousClock.now
         var pending: [[UInt8]] = []
         var carry: [UInt8] = []
         let encoder = ParlanceJSON.encoder()
         func flush() throws {
             guard !pending.isEmpty else { return }
             let lines = pending
+            let first = state.lines + 1
             let results = UnsafeMutableBufferPointer<Processor.Record?>.allocate(capacity: lines.count)
             results.initialize(repeating: nil)
             defer { results.deallocate() }
@@ -34,7 +60,7 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 var i = worker
                 while i < lines.count {
-                    box.pointer[i] = processor.process(lines[i])
+                    box.pointer[i] = processor.process(lines[i], number: first + i)
                     i += workers
                 }
             }
@@ -46,13 +72,18 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
                 out.append(0x0A)
             }
             try output.write(contentsOf: out)
+            state.lines += lines.count
+            state.failures = failures
+            let elapsed = ContinuousClock.now - started
+            state.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            (state.consumedBytes, state.totalBytes) = input.position
+            progress?(state)
             pending.removeAll(keepingCapacity: true)
         }
         while true {
-            let data = try input.read(upToCount: 1 << 20) ?? Data()
-            if data.isEmpty { break }
+            let bytes = try input.read(upTo: 1 << 20)
+            if bytes.isEmpty { break }
             var start = 0
-            let bytes = [UInt8](data)
             for (i, byte) in bytes.enumerated() where byte == 0x0A {
                 var line = carry + bytes[start..<i]
                 carry.removeAll(keepingCapacity: true)

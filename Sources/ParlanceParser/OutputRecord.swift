@@ -127,8 +127,14 @@ extension InputRecord {
 public protocol LineProcessor: Sendable {
     associatedtype Record: Encodable
     func process(_ line: [UInt8]) -> Record
+    /// The line with its number in the input (from 1); by default the number is not used.
+    func process(_ line: [UInt8], number: Int) -> Record
     /// Whether the record reports a failure (counted for the exit status).
     func failed(_ record: Record) -> Bool
+}
+
+extension LineProcessor {
+    public func process(_ line: [UInt8], number: Int) -> Record { process(line) }
 }
 
 /// Parses one batch line into exactly one output record; never throws.
@@ -136,16 +142,31 @@ public struct BatchLineProcessor: LineProcessor {
     public let parser: any UtteranceParser
     public let defaultLocale: String
     public let explain: Bool
+    /// Each line is an utterance, not a JSON record; its id is its line number.
+    public let plainText: Bool
     /// Lines longer than this many bytes are refused (error "too_long").
     public static let maxLineBytes = 65_536
 
-    public init(parser: any UtteranceParser, defaultLocale: String, explain: Bool = false) {
+    public init(parser: any UtteranceParser, defaultLocale: String, explain: Bool = false, plainText: Bool = false) {
         self.parser = parser
         self.defaultLocale = defaultLocale
         self.explain = explain
+        self.plainText = plainText
     }
 
     public func failed(_ record: OutputRecord) -> Bool { record.error != nil }
+
+    public func process(_ line: [UInt8], number: Int) -> OutputRecord {
+        guard plainText else { return process(line) }
+        let id = String(number)
+        if line.count > Self.maxLineBytes {
+            return OutputRecord(id: id, locale: nil, text: nil, error: .init(code: "too_long", message: "line of \(line.count) bytes; the limit is \(Self.maxLineBytes)"))
+        }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            return OutputRecord(id: id, locale: nil, text: nil, error: .init(code: "invalid_utf8", message: "the line is not valid UTF-8"))
+        }
+        return parse(id: id, text: text, localeTag: defaultLocale, referenceTime: nil)
+    }
 
     public func process(_ line: [UInt8]) -> OutputRecord {
         if line.count > Self.maxLineBytes {
@@ -163,24 +184,27 @@ public struct BatchLineProcessor: LineProcessor {
         guard let text = record.text else {
             return OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\""))
         }
-        let tag = record.locale ?? defaultLocale
+        return parse(id: record.id, text: text, localeTag: record.locale ?? defaultLocale, referenceTime: record.referenceTime)
+    }
+
+    private func parse(id: String?, text: String, localeTag tag: String, referenceTime: String?) -> OutputRecord {
         let locale: ParlanceLocale
         do { locale = try ParlanceLocale(tag) } catch {
-            return OutputRecord(id: record.id, locale: tag, text: text, error: .init(code: "bad_locale", message: error.description))
+            return OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_locale", message: error.description))
         }
         let reference: ReferenceTime
-        if let time = record.referenceTime {
+        if let time = referenceTime {
             do { reference = try ReferenceTime(iso8601: time) } catch {
-                return OutputRecord(id: record.id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description))
+                return OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description))
             }
         } else {
             reference = .now()
         }
         do {
             let result = try parser.parse(text, locale: locale, referenceTime: reference)
-            return OutputRecord(id: record.id, locale: tag, text: text, result: result, explain: explain)
+            return OutputRecord(id: id, locale: tag, text: text, result: result, explain: explain)
         } catch {
-            return OutputRecord(id: record.id, locale: tag, text: text, error: .init(code: "parse_failed", message: "\(error)"))
+            return OutputRecord(id: id, locale: tag, text: text, error: .init(code: "parse_failed", message: "\(error)"))
         }
     }
 }

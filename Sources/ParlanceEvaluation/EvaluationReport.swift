@@ -1,0 +1,437 @@
+import Foundation
+import ParlanceParser
+import ParlanceText
+
+/// The version of Parlance, as reports and `parlance --version` give it.
+public let parlanceVersion = "0.1.0"
+
+/// What `parlance eval` writes to `report.json` (and renders as `report.md` and
+/// `report.html`): per locale, per domain, per intent and per parameter, with the settings
+/// and corpus checksums of the run. Definitions:
+/// - intent precision / recall / F1 per intent (and per domain): over every record of the
+///   locale, predicted = records given that intent, expected = records annotated with it,
+///   correct = both;
+/// - out-of-domain rejection = out-of-domain records given no intent; false rejection =
+///   in-domain records given no intent; false acceptance = out-of-domain records given one;
+/// - app accuracy = in-domain records with the right intent and app; exact frame = right
+///   intent, app and exactly the expected parameters;
+/// - parameters, per name: expected values count on every in-domain record with annotated
+///   parameters; predicted values only on records whose intent is right; a value is right
+///   when its name matches and its value is equal after case and diacritic folding (typed
+///   values as JSON); message-like text (parameters of type `text`: content, note) earns the
+///   token overlap F1 of the two texts instead of 0 or 1;
+/// - resolution: `ResolutionMetrics` (per expected kind).
+public struct EvaluationReport: Sendable, Codable {
+    public struct Settings: Sendable, Codable {
+        public var parlanceVersion: String
+        public var icuVersion: String
+        /// When the run finished (ISO 8601).
+        public var date: String
+        /// The context file and its SHA-256; nil for the built-in demo context.
+        public var context: FileChecksum?
+        public var corpora: [FileChecksum]
+        /// Other options of the run ("resolve": "true", "heldOut": "false", …).
+        public var options: [String: String]
+
+        public init(parlanceVersion: String, icuVersion: String, date: String, context: FileChecksum?, corpora: [FileChecksum], options: [String: String]) {
+            self.parlanceVersion = parlanceVersion
+            self.icuVersion = icuVersion
+            self.date = date
+            self.context = context
+            self.corpora = corpora
+            self.options = options
+        }
+    }
+
+    public struct FileChecksum: Sendable, Codable, Hashable {
+        public var path: String
+        public var lines: Int
+        public var sha256: String
+
+        public init(path: String) throws {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            self.path = path
+            lines = data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            sha256 = SHA256.hex(data)
+        }
+    }
+
+    /// Precision, recall and F1 from counts (correct may be fractional for text).
+    public struct Score: Sendable, Codable, Hashable {
+        public var expected = 0
+        public var predicted = 0
+        public var correct = 0.0
+        public var precision: Double { predicted == 0 ? 0 : correct / Double(predicted) }
+        public var recall: Double { expected == 0 ? 0 : correct / Double(expected) }
+        public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey { case expected, predicted, correct, precision, recall, f1 }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            expected = try c.decode(Int.self, forKey: .expected)
+            predicted = try c.decode(Int.self, forKey: .predicted)
+            correct = try c.decode(Double.self, forKey: .correct)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(expected, forKey: .expected)
+            try c.encode(predicted, forKey: .predicted)
+            try c.encode(correct, forKey: .correct)
+            try c.encode(precision, forKey: .precision)
+            try c.encode(recall, forKey: .recall)
+            try c.encode(f1, forKey: .f1)
+        }
+    }
+
+    /// A record the parser got wrong, for reading.
+    public struct SampleError: Sendable, Codable, Hashable {
+        public var id: String
+        public var text: String
+        public var expected: String
+        public var predicted: String
+    }
+
+    public struct LocaleReport: Sendable, Codable {
+        public var records = 0
+        public var inDomain = 0
+        public var outOfDomain = 0
+        /// Records the parser failed on (an error, not a wrong answer).
+        public var failures = 0
+        public var intentCorrect = 0
+        public var appCorrect = 0
+        public var exactFrames = 0
+        public var rejected = 0
+        public var falselyRejected = 0
+        public var intentAccuracy: Double { ratio(intentCorrect, inDomain) }
+        public var appAccuracy: Double { ratio(appCorrect, inDomain) }
+        public var exactFrameRate: Double { ratio(exactFrames, inDomain) }
+        public var outOfDomainRejection: Double { ratio(rejected, outOfDomain) }
+        public var falseRejectionRate: Double { ratio(falselyRejected, inDomain) }
+        public var falseAcceptanceRate: Double { ratio(outOfDomain - rejected, outOfDomain) }
+        public var parameters = Score()
+        public var perDomain: [String: Score] = [:]
+        public var perIntent: [String: Score] = [:]
+        public var perParameter: [String: Score] = [:]
+        public var resolution: ResolutionMetrics?
+        /// Expected intent ("none" out of domain) → predicted intent ("none") → records.
+        public var confusion: [String: [String: Int]] = [:]
+        /// The first 20 errors, in corpus order.
+        public var errors: [SampleError] = []
+
+        func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
+
+        public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case records, inDomain, outOfDomain, failures, intentCorrect, appCorrect, exactFrames, rejected, falselyRejected
+            case intentAccuracy, appAccuracy, exactFrameRate, outOfDomainRejection, falseRejectionRate, falseAcceptanceRate
+            case parameters, perDomain, perIntent, perParameter, resolution, confusion, errors
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            records = try c.decode(Int.self, forKey: .records)
+            inDomain = try c.decode(Int.self, forKey: .inDomain)
+            outOfDomain = try c.decode(Int.self, forKey: .outOfDomain)
+            failures = try c.decode(Int.self, forKey: .failures)
+            intentCorrect = try c.decode(Int.self, forKey: .intentCorrect)
+            appCorrect = try c.decode(Int.self, forKey: .appCorrect)
+            exactFrames = try c.decode(Int.self, forKey: .exactFrames)
+            rejected = try c.decode(Int.self, forKey: .rejected)
+            falselyRejected = try c.decode(Int.self, forKey: .falselyRejected)
+            parameters = try c.decode(Score.self, forKey: .parameters)
+            perDomain = try c.decode([String: Score].self, forKey: .perDomain)
+            perIntent = try c.decode([String: Score].self, forKey: .perIntent)
+            perParameter = try c.decode([String: Score].self, forKey: .perParameter)
+            resolution = try c.decodeIfPresent(ResolutionMetrics.self, forKey: .resolution)
+            confusion = try c.decode([String: [String: Int]].self, forKey: .confusion)
+            errors = try c.decode([SampleError].self, forKey: .errors)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(records, forKey: .records)
+            try c.encode(inDomain, forKey: .inDomain)
+            try c.encode(outOfDomain, forKey: .outOfDomain)
+            try c.encode(failures, forKey: .failures)
+            try c.encode(intentCorrect, forKey: .intentCorrect)
+            try c.encode(appCorrect, forKey: .appCorrect)
+            try c.encode(exactFrames, forKey: .exactFrames)
+            try c.encode(rejected, forKey: .rejected)
+            try c.encode(falselyRejected, forKey: .falselyRejected)
+            try c.encode(intentAccuracy, forKey: .intentAccuracy)
+            try c.encode(appAccuracy, forKey: .appAccuracy)
+            try c.encode(exactFrameRate, forKey: .exactFrameRate)
+            try c.encode(outOfDomainRejection, forKey: .outOfDomainRejection)
+            try c.encode(falseRejectionRate, forKey: .falseRejectionRate)
+            try c.encode(falseAcceptanceRate, forKey: .falseAcceptanceRate)
+            try c.encode(parameters, forKey: .parameters)
+            try c.encode(perDomain, forKey: .perDomain)
+            try c.encode(perIntent, forKey: .perIntent)
+            try c.encode(perParameter, forKey: .perParameter)
+            try c.encodeIfPresent(resolution, forKey: .resolution)
+            try c.encode(confusion, forKey: .confusion)
+            try c.encode(errors, forKey: .errors)
+        }
+    }
+
+    /// One metric's change against a baseline report.
+    public struct Change: Sendable, Codable, Hashable {
+        public var metric: String
+        public var baseline: Double
+        public var current: Double
+        public var delta: Double { current - baseline }
+        /// The change makes things worse (a lower score, or a higher error rate).
+        public var regression: Bool
+
+        enum CodingKeys: String, CodingKey { case metric, baseline, current, delta, regression }
+        public init(metric: String, baseline: Double, current: Double, regression: Bool) {
+            self.metric = metric
+            self.baseline = baseline
+            self.current = current
+            self.regression = regression
+        }
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            metric = try c.decode(String.self, forKey: .metric)
+            baseline = try c.decode(Double.self, forKey: .baseline)
+            current = try c.decode(Double.self, forKey: .current)
+            regression = try c.decode(Bool.self, forKey: .regression)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(metric, forKey: .metric)
+            try c.encode(baseline, forKey: .baseline)
+            try c.encode(current, forKey: .current)
+            try c.encode(delta, forKey: .delta)
+            try c.encode(regression, forKey: .regression)
+        }
+    }
+
+    public var settings: Settings
+    /// By locale tag ("en-US").
+    public var locales: [String: LocaleReport]
+    /// Against `--baseline`: every metric that changed, regressions first (largest first).
+    public var changes: [Change]?
+
+    /// Builds the report from parsed records.
+    public init(outcomes: [CorpusRun.Outcome], settings: Settings, catalogue: IntentCatalogue = .standard, defaultLocale: String = "en-US") {
+        self.settings = settings
+        var locales: [String: LocaleReport] = [:]
+        for outcome in outcomes {
+            let tag = outcome.record.locale ?? defaultLocale
+            locales[tag, default: LocaleReport()].add(outcome, catalogue: catalogue)
+        }
+        self.locales = locales
+        self.changes = nil
+    }
+
+    /// Every metric as a flat name → value, with whether higher is better.
+    public var flatMetrics: [String: (value: Double, higherIsBetter: Bool)] {
+        var result: [String: (Double, Bool)] = [:]
+        for (tag, l) in locales {
+            result["\(tag) intent accuracy"] = (l.intentAccuracy, true)
+            result["\(tag) app accuracy"] = (l.appAccuracy, true)
+            result["\(tag) exact frame"] = (l.exactFrameRate, true)
+            if l.outOfDomain > 0 {
+                result["\(tag) out-of-domain rejection"] = (l.outOfDomainRejection, true)
+            }
+            result["\(tag) false rejection"] = (l.falseRejectionRate, false)
+            result["\(tag) parameter F1"] = (l.parameters.f1, true)
+            for (intent, s) in l.perIntent { result["\(tag) intent \(intent) F1"] = (s.f1, true) }
+            for (name, s) in l.perParameter { result["\(tag) parameter \(name) F1"] = (s.f1, true) }
+            if let r = l.resolution, r.expected > 0 {
+                result["\(tag) resolution accuracy"] = (r.accuracy, true)
+                for (kind, count) in r.byKind { result["\(tag) resolution \(kind) accuracy"] = (count.accuracy, true) }
+            }
+        }
+        return result
+    }
+
+    /// Sets `changes` against a baseline: metrics in both whose value moved, regressions
+    /// first, each group by size of the change.
+    public mutating func compare(with baseline: EvaluationReport) {
+        let now = flatMetrics, before = baseline.flatMetrics
+        var changes: [Change] = []
+        for (metric, current) in now {
+            guard let old = before[metric], abs(current.value - old.value) > 1e-9 else { continue }
+            let worse = current.higherIsBetter ? current.value < old.value : current.value > old.value
+            changes.append(Change(metric: metric, baseline: old.value, current: current.value, regression: worse))
+        }
+        changes.sort { a, b in
+            if a.regression != b.regression { return a.regression }
+            return abs(a.delta) != abs(b.delta) ? abs(a.delta) > abs(b.delta) : a.metric < b.metric
+        }
+        self.changes = changes
+    }
+
+    /// Recorded floors for one locale (`Corpora/thresholds.json`); a missing one is not checked.
+    public struct Floors: Sendable, Codable {
+        public var intentAccuracy: Double?
+        public var outOfDomainRejection: Double?
+        public var parameterF1: Double?
+        public var resolutionAccuracy: Double?
+    }
+
+    /// Every metric under its floor, as "en-US intent accuracy 0.951 < 0.970". Floors are
+    /// keyed by locale tag; a locale without floors, or a floor whose metric the run has no
+    /// data for, is not checked.
+    public func belowFloors(_ floors: [String: Floors]) -> [String] {
+        var failures: [String] = []
+        for (tag, floor) in floors.sorted(by: { $0.key < $1.key }) {
+            guard let l = locales[tag] else { continue }
+            func check(_ name: String, _ value: Double, _ minimum: Double?, _ measured: Bool) {
+                guard let minimum, measured, value < minimum else { return }
+                failures.append("\(tag) \(name) \(Self.f(value)) < \(Self.f(minimum))")
+            }
+            check("intent accuracy", l.intentAccuracy, floor.intentAccuracy, l.inDomain > 0)
+            check("out-of-domain rejection", l.outOfDomainRejection, floor.outOfDomainRejection, l.outOfDomain > 0)
+            check("parameter F1", l.parameters.f1, floor.parameterF1, l.parameters.expected > 0)
+            check("resolution accuracy", l.resolution?.accuracy ?? 0, floor.resolutionAccuracy, (l.resolution?.expected ?? 0) > 0)
+        }
+        return failures
+    }
+
+    /// Locales whose intent accuracy is under `minimum`.
+    public func locales(below minimum: Double) -> [String] {
+        locales.filter { $0.value.inDomain > 0 && $0.value.intentAccuracy < minimum }.map(\.key).sorted()
+    }
+}
+
+extension EvaluationReport.LocaleReport {
+    mutating func add(_ outcome: CorpusRun.Outcome, catalogue: IntentCatalogue) {
+        let record = outcome.record
+        let expected = record.expected
+        let predicted = outcome.result?.intent
+        records += 1
+        if outcome.error != nil { failures += 1 }
+        let expectedName = expected.intent ?? "none"
+        let predictedName = predicted?.name ?? "none"
+        confusion[expectedName, default: [:]][predictedName, default: 0] += 1
+
+        // Intents and domains, over every record.
+        if let name = expected.intent {
+            perIntent[name, default: .init()].expected += 1
+            if let domain = expected.domain { perDomain[domain, default: .init()].expected += 1 }
+        }
+        if let predicted {
+            perIntent[predicted.name, default: .init()].predicted += 1
+            perDomain[predicted.domain, default: .init()].predicted += 1
+            if predicted.name == expected.intent { perIntent[predicted.name, default: .init()].correct += 1 }
+            if predicted.domain == expected.domain { perDomain[predicted.domain, default: .init()].correct += 1 }
+        }
+
+        var wrong = false
+        if expected.intent == nil {
+            outOfDomain += 1
+            if predicted == nil { rejected += 1 } else { wrong = true }
+        } else {
+            inDomain += 1
+            if predicted == nil { falselyRejected += 1 }
+            let annotated = record.annotation != "intent-only"
+            let spec = expected.intent.flatMap { catalogue.intent($0) }
+            let gold = annotated ? Self.values(expected.parameters) : [:]
+            if annotated {
+                for (name, values) in gold { perParameter[name, default: .init()].expected += values.count }
+            }
+            if let predicted, predicted.name == expected.intent {
+                intentCorrect += 1
+                if predicted.app == expected.app { appCorrect += 1 } else { wrong = true }
+                if annotated {
+                    let got = Self.values(predicted)
+                    var allRight = got.values.reduce(0) { $0 + $1.count } == gold.values.reduce(0) { $0 + $1.count }
+                    for (name, values) in got {
+                        perParameter[name, default: .init()].predicted += values.count
+                        let isText = spec?.parameter(name)?.type == .text
+                        let credit = Self.credit(values, gold[name] ?? [], text: isText)
+                        perParameter[name, default: .init()].correct += credit
+                        if credit < Double(values.count) - 1e-9 || values.count != (gold[name]?.count ?? 0) { allRight = false }
+                    }
+                    for name in gold.keys where got[name] == nil { allRight = false }
+                    if allRight && predicted.app == expected.app { exactFrames += 1 } else { wrong = true }
+                }
+            } else {
+                wrong = true
+            }
+        }
+        if let expectedResolution = expected.resolution {
+            var metrics = resolution ?? ResolutionMetrics()
+            if !metrics.add(expected: expectedResolution, predicted: predicted).isEmpty { wrong = true }
+            resolution = metrics
+        }
+        if wrong || outcome.error != nil, errors.count < 20 {
+            errors.append(.init(id: record.id, text: record.text, expected: Self.describe(expected), predicted: outcome.error.map { "error: \($0)" } ?? Self.describe(predicted)))
+        }
+        parameters = perParameter.values.reduce(into: EvaluationReport.Score()) { sum, s in
+            sum.expected += s.expected
+            sum.predicted += s.predicted
+            sum.correct += s.correct
+        }
+    }
+
+    /// Parameter values by name, folded for comparison.
+    static func values(_ parameters: [String: JSONValue]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (name, value) in parameters {
+            let items: [JSONValue] = if case .array(let list) = value { list } else { [value] }
+            result[name] = items.map(IntentMetrics.comparable)
+        }
+        return result
+    }
+
+    static func values(_ frame: IntentFrame) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for p in frame.parameters {
+            let json = (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(p.value))) ?? .string(p.raw)
+            result[p.name, default: []].append(IntentMetrics.comparable(json))
+        }
+        return result
+    }
+
+    /// Right values among `predicted` (with multiplicity); for text, the best token-overlap
+    /// F1 of each predicted value against an expected one.
+    static func credit(_ predicted: [String], _ expected: [String], text: Bool) -> Double {
+        var remaining = expected
+        var credit = 0.0
+        for value in predicted {
+            if let i = remaining.firstIndex(of: value) {
+                remaining.remove(at: i)
+                credit += 1
+            } else if text, let (i, overlap) = remaining.enumerated().map({ ($0.offset, tokenF1(value, $0.element)) }).max(by: { $0.1 < $1.1 }), overlap > 0 {
+                remaining.remove(at: i)
+                credit += overlap
+            }
+        }
+        return credit
+    }
+
+    /// Token overlap F1 of two folded texts (tokens split at spaces and punctuation).
+    static func tokenF1(_ a: String, _ b: String) -> Double {
+        let x = NameWords.split(a), y = NameWords.split(b)
+        guard !x.isEmpty, !y.isEmpty else { return 0 }
+        var counts: [String: Int] = [:]
+        for t in y { counts[t, default: 0] += 1 }
+        var common = 0
+        for t in x where (counts[t] ?? 0) > 0 {
+            counts[t]! -= 1
+            common += 1
+        }
+        guard common > 0 else { return 0 }
+        let p = Double(common) / Double(x.count), r = Double(common) / Double(y.count)
+        return 2 * p * r / (p + r)
+    }
+
+    static func describe(_ expected: AnnotatedRecord.Expected) -> String {
+        guard let intent = expected.intent else { return "out of domain" }
+        let parameters = expected.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\(IntentMetrics.comparable($0.value))" }
+        return ([(expected.domain ?? "?") + "/" + intent, "app=\(expected.app ?? "-")"] + parameters).joined(separator: " ")
+    }
+
+    static func describe(_ frame: IntentFrame?) -> String {
+        guard let frame else { return "no intent" }
+        let parameters = frame.parameters.map { "\($0.name)=\($0.value.display)" + ($0.resolution.map { " [\($0.kind.rawValue)\($0.items.first.map { " " + $0.id } ?? "")]" } ?? "") }
+        return ([frame.domain + "/" + frame.name, "app=\(frame.app ?? "-")"] + parameters).joined(separator: " ")
+    }
+}

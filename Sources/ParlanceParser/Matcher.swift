@@ -368,14 +368,28 @@ enum EditDistance {
     /// transposition of adjacent characters.
     static func withinOne(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
+        var a = a, b = b
+        // ASCII (nearly every key): compare bytes, no allocation.
+        let ascii = a.withUTF8 { x in b.withUTF8 { y -> Bool? in
+            guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return withinOne(x, y)
+        } }
+        if let ascii { return ascii }
         let x = Array(a), y = Array(b)
+        return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in withinOne(x, y) } }
+    }
+
+    /// `withinOne` on any two sequences of comparable elements.
+    static func withinOne<E: Equatable>(_ x: UnsafeBufferPointer<E>, _ y: UnsafeBufferPointer<E>) -> Bool {
         if abs(x.count - y.count) > 1 { return false }
         var i = 0
         while i < min(x.count, y.count), x[i] == y[i] { i += 1 }
+        if i == x.count && i == y.count { return true }
         if x.count == y.count {
-            if x[(i + 1)...] == y[(i + 1)...] { return true }
-            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]
+            if x[(i + 1)...].elementsEqual(y[(i + 1)...]) { return true }
+            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...].elementsEqual(y[(i + 2)...])
         }
-        return x.count > y.count ? x[(i + 1)...] == y[i...] : x[i...] == y[(i + 1)...]
+        return x.count > y.count ? x[(i + 1)...].elementsEqual(y[i...]) : x[i...].elementsEqual(y[(i + 1)...])
     }
+
 }

@@ -24,6 +24,15 @@ let package = Package(
             path: "Benchmarks/ResolverScale"
         ),
         .executableTarget(
+            name: "Commands",
+            path: "Benchmarks/Commands"
+        ),
+        .executableTarget(
+            name: "SideBySide",
+            dependencies: ["Support", .product(name: "Parlance", package: "main")],
+            path: "Benchmarks/SideBySide"
+        ),
+        .executableTarget(
             name: "TextLayer",
             dependencies: [
                 .product(name: "Parlance", package: "main"),

@@ -53,7 +53,11 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             let first = state.lines + 1
             let results = UnsafeMutableBufferPointer<Processor.Record?>.allocate(capacity: lines.count)
             results.initialize(repeating: nil)
-            defer { results.deallocate() }
+            defer {
+                // The records must be released before the memory is: deallocate alone would leak them.
+                _ = results.deinitialize()
+                results.deallocate()
+            }
             let workers = min(jobs, lines.count)
             let base = results.baseAddress!
             let box = UnsafeSendable(base)

@@ -18,7 +18,10 @@ public struct CorpusRun: Sendable {
     public func parse(_ records: [AnnotatedRecord], defaultLocale: String = "en-US", jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> [Outcome] {
         let outcomes = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: records.count)
         outcomes.initialize(repeating: nil)
-        defer { outcomes.deallocate() }
+        defer {
+            _ = outcomes.deinitialize()
+            outcomes.deallocate()
+        }
         let box = UnsafeSendable(outcomes.baseAddress!)
         let workers = max(1, min(jobs, records.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in

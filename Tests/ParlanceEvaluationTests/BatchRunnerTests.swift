@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ParlanceEvaluation
@@ -47,5 +48,46 @@ import Testing
             #expect(line["id"] as? String == "\(n)")
             #expect((line["intent"] as? [String: Any])?["name"] as? String == "sendMessage")
         }
+    }
+}
+
+/// Records made by a batch are released once written: memory stays flat over any input.
+@Suite struct BatchMemoryTests {
+    final class Tracked: Sendable {
+        static let alive = Mutex<Int>(0)
+        init() { Self.alive.withLock { $0 += 1 } }
+        deinit { Self.alive.withLock { $0 -= 1 } }
+    }
+
+    struct Record: Encodable {
+        let tracked: Tracked
+        let n: Int
+        func encode(to encoder: any Encoder) throws { try n.encode(to: encoder) }
+    }
+
+    struct Processor: LineProcessor {
+        func process(_ line: [UInt8]) -> Record { Record(tracked: Tracked(), n: line.count) }
+        func failed(_ record: Record) -> Bool { false }
+    }
+
+    @Test func everyRecordIsReleased() throws {
+        var runner = BatchRunner(processor: Processor(), jobs: 2)
+        runner.chunkLines = 100
+        var source = MemorySource(bytes: Array(String(repeating: "line\n", count: 1_000).utf8))
+        let out = FileHandle(forWritingAtPath: "/dev/null")!
+        var peak = 0
+        _ = try runner.run(source: &source, output: out, progress: { _ in peak = max(peak, Tracked.alive.withLock { $0 }) })
+        #expect(Tracked.alive.withLock { $0 } == 0)
+        #expect(peak <= 100, "records of earlier chunks still alive: \(peak)")
+    }
+
+    struct MemorySource: ByteSource {
+        var bytes: [UInt8]
+        mutating func read(upTo count: Int) throws -> [UInt8] {
+            let chunk = Array(bytes.prefix(count))
+            bytes.removeFirst(chunk.count)
+            return chunk
+        }
+        var position: (consumed: Int, total: Int?) { (0, nil) }
     }
 }

@@ -52,7 +52,8 @@ let package = Package(
         ),
         .target(
             name: "ParlanceResolver",
-            dependencies: ["ParlanceText", "ParlanceParser"]
+            dependencies: ["ParlanceText", "ParlanceParser"],
+            exclude: ["README.md"]
         ),
         .target(
             name: "ParlanceEvaluation",

@@ -13,24 +13,26 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Tools/: programs that measure from outside the benchmark harness (the harness runs every
+        // executable target under Benchmarks/ as a benchmark).
         .target(
             name: "Support",
             dependencies: [.product(name: "Parlance", package: "main")],
-            path: "Benchmarks/Support"
+            path: "Tools/Support"
         ),
         .executableTarget(
             name: "ResolverScale",
             dependencies: ["Support", .product(name: "Parlance", package: "main")],
-            path: "Benchmarks/ResolverScale"
+            path: "Tools/ResolverScale"
         ),
         .executableTarget(
             name: "Commands",
-            path: "Benchmarks/Commands"
+            path: "Tools/Commands"
         ),
         .executableTarget(
             name: "SideBySide",
             dependencies: ["Support", .product(name: "Parlance", package: "main")],
-            path: "Benchmarks/SideBySide"
+            path: "Tools/SideBySide"
         ),
         .executableTarget(
             name: "TextLayer",

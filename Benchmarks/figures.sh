@@ -16,5 +16,6 @@ echo; echo "## The command"; echo
 "$bin/Commands"
 echo; echo "## Resolver"; echo
 "$bin/ResolverScale"
-echo; echo "## Text layer and parser (ordo-one/benchmark; throughput = iterations/s, one iteration = the whole corpus)"; echo
-swift package --disable-sandbox benchmark --format markdown --no-progress 2>/dev/null | grep -v "^$" || swift package --disable-sandbox benchmark
+echo; echo "## Text layer and parser, per locale (ordo-one/benchmark; full output in Benchmarks/.build/benchmarks.md)"; echo
+swift package --disable-sandbox benchmark --format markdown > .build/benchmarks.md 2>&1
+python3 summarize.py < .build/benchmarks.md

@@ -69,8 +69,9 @@ extension EvaluationReport {
         ]
         let bar = 16.0, gap = 22.0, height = 180.0, left = 40.0, top = 30.0
         let group = Double(metrics.count) * bar + gap
-        let width = left + Double(tags.count) * group + 20
-        var svg = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(max(width, 520)))\" height=\"\(Int(top + height + 50))\" role=\"img\" aria-label=\"per-locale scores\">"]
+        let legend = metrics.reduce(left) { $0 + 24 + Double($1.0.count) * 6.5 }
+        let width = max(left + Double(tags.count) * group + 20, legend)
+        var svg = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(top + height + 50))\" role=\"img\" aria-label=\"per-locale scores\">"]
         for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
             let y = top + height * (1 - tick)
             svg.append("<line x1=\"\(left)\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\" stroke=\"#ddd\"/><text x=\"\(left - 6)\" y=\"\(y + 4)\" font-size=\"11\" text-anchor=\"end\">\(String(format: "%.2f", tick))</text>")

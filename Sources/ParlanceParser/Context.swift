@@ -141,25 +141,28 @@ public struct AppDefinition: Sendable, Decodable {
 
     public func handles(_ intent: String) -> Bool { intents.contains { $0.name == intent } }
 
+    /// The custom intents the app declares.
+    public var customIntents: [CustomIntent] {
+        intents.compactMap { if case .custom(let intent) = $0 { intent } else { nil } }
+    }
+
     /// The name and its alternatives.
     public var allNames: [String] { [name] + alternativeNames.map(\.name) }
 }
 
 /// An intent an app handles: a SiriKit intent by name, or a custom intent it declares
-/// (custom intents are declared for the coming custom-intent support; the parser does not
-/// parse to them yet).
+/// (`CustomIntent`; the parser does not parse to custom intents yet: their declarations give
+/// example phrases and responses).
 public enum IntentDeclaration: Sendable, Decodable {
     case sirikit(String)
-    case custom(name: String, category: String?)
+    case custom(CustomIntent)
 
     public var name: String {
         switch self {
         case .sirikit(let name): name
-        case .custom(let name, _): name
+        case .custom(let intent): intent.name
         }
     }
-
-    enum CodingKeys: String, CodingKey { case name, category }
 
     public init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
@@ -169,8 +172,7 @@ public enum IntentDeclaration: Sendable, Decodable {
             self = .sirikit(name)
             return
         }
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self = .custom(name: try c.decode(String.self, forKey: .name), category: try c.decodeIfPresent(String.self, forKey: .category))
+        self = .custom(try CustomIntent(from: decoder))
     }
 }
 

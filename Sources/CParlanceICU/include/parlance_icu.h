@@ -159,6 +159,20 @@ int32_t pl_confusable_skeleton(const uint16_t *text, int32_t length, uint16_t *o
 /* Whether text mixes scripts in a way a spoof checker flags (restriction level). */
 int32_t pl_is_suspicious(const uint16_t *text, int32_t length, int32_t *status);
 
+/* ---- Messages ---- */
+/* Argument kinds for pl_message_format. */
+#define PL_MESSAGE_STRING 0
+#define PL_MESSAGE_NUMBER 1
+/* Formats an ICU MessageFormat pattern ("{count, plural, one {# soup} other {# soups}}") with
+   named arguments: names[i] is a string (strings[i]) or a number (numbers[i]) by kinds[i].
+   On a pattern error the status is set and error_offset tells where. Returns the length. */
+int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_length, const char *locale,
+                          const uint16_t *const *names, const int32_t *name_lengths,
+                          const int32_t *kinds, const double *numbers,
+                          const uint16_t *const *strings, const int32_t *string_lengths,
+                          int32_t count, uint16_t *out, int32_t capacity,
+                          int32_t *error_offset, int32_t *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,78 @@
+import CParlanceICU
+
+/// ICU MessageFormat with named arguments: plurals and selects in the locale's rules, numbers
+/// and currencies in its formats ("{quantity, plural, one {# soup} other {# soups}}").
+public enum MessageFormat {
+    /// An argument value.
+    public enum Argument: Sendable, Hashable {
+        case string(String)
+        case number(Double)
+    }
+
+    /// A pattern that ICU refuses, with where.
+    public struct PatternError: Error, Sendable, CustomStringConvertible {
+        public let pattern: String
+        public let offset: Int
+        public let icu: ICUError
+        public var description: String {
+            "bad message pattern at offset \(offset) of \"\(pattern)\": \(icu.name)"
+        }
+    }
+
+    /// Formats `pattern` in `locale` ("es_ES") with the named arguments.
+    public static func format(_ pattern: String, locale: String, arguments: [String: Argument]) throws -> String {
+        let names = arguments.keys.sorted()
+        let patternUnits = Array(pattern.utf16)
+        let nameUnits = names.map { Array($0.utf16) }
+        let stringUnits = names.map { name -> [UInt16] in
+            if case .string(let s) = arguments[name]! { return Array(s.utf16) }
+            return []
+        }
+        let kinds = names.map { name -> Int32 in
+            if case .number = arguments[name]! { return PL_MESSAGE_NUMBER }
+            return PL_MESSAGE_STRING
+        }
+        let numbers = names.map { name -> Double in
+            if case .number(let n) = arguments[name]! { return n }
+            return 0
+        }
+        var errorOffset: Int32 = -1
+        var failure: ICUError?
+        var capacity = max(64, pattern.utf16.count * 2)
+        for _ in 0..<2 {
+            var status: Int32 = 0
+            var out = [UInt16](repeating: 0, count: capacity)
+            let length = withPointers(nameUnits) { namePointers in
+                withPointers(stringUnits) { stringPointers in
+                    pl_message_format(patternUnits, Int32(patternUnits.count), locale, namePointers, nameUnits.map { Int32($0.count) },
+                                      kinds, numbers, stringPointers, stringUnits.map { Int32($0.count) }, Int32(names.count),
+                                      &out, Int32(capacity), &errorOffset, &status)
+                }
+            }
+            if status == PL_BUFFER_OVERFLOW {
+                capacity = Int(length) + 1
+                continue
+            }
+            if status > 0 {
+                failure = ICUError(code: status, operation: "format a message")
+                break
+            }
+            return String(utf16: Array(out[0..<Int(length)]))
+        }
+        throw PatternError(pattern: pattern, offset: Int(errorOffset), icu: failure ?? ICUError(code: PL_BUFFER_OVERFLOW, operation: "format a message"))
+    }
+
+    /// Stable pointers to each array's storage for the duration of `body`.
+    private static func withPointers<R>(_ arrays: [[UInt16]], _ body: ([UnsafePointer<UInt16>?]) -> R) -> R {
+        var pointers: [UnsafePointer<UInt16>?] = []
+        var buffers: [UnsafeMutableBufferPointer<UInt16>] = []
+        for array in arrays {
+            let buffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(1, array.count))
+            _ = buffer.initialize(from: array)
+            buffers.append(buffer)
+            pointers.append(UnsafePointer(buffer.baseAddress))
+        }
+        defer { buffers.forEach { $0.deallocate() } }
+        return body(pointers)
+    }
+}

@@ -232,12 +232,13 @@ public final class IntentParser: UtteranceParser {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
                     let joined = IntentParser.compact(units[range].map(\.key).joined())
+                    let joinedCount = pass == 0 ? 0 : joined.count
                     for (app, names) in appKeys {
                         let matched =
                             pass == 0
                             ? names.contains(joined)
-                            : names.contains { $0.count >= 8 && EditDistance.withinOne(joined, $0) }
-                                || (length == 1 && names.contains { joined.count > $0.count && joined.count <= $0.count + 3 && joined.hasPrefix($0) && $0.count >= 6 })
+                            : names.contains { let n = $0.count; return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, $0) }
+                                || (length == 1 && names.contains { let n = $0.count; return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix($0) })
                         guard matched else { continue }
                         let said = units[range].map(\.token.text).joined(separator: " ")
                         // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).

@@ -110,10 +110,7 @@ struct Eval: ParsableCommand {
         case .json:
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         case .table:
-            let markdown = report.markdown()
-            // The summary (and the changes against the baseline), without the per-locale detail.
-            let summaryEnd = markdown.range(of: "\n## ", range: markdown.range(of: "## Summary")!.upperBound..<markdown.endIndex)?.lowerBound ?? markdown.endIndex
-            print(markdown[markdown.range(of: markdown.contains("## Changes") ? "## Changes" : "## Summary")!.lowerBound..<summaryEnd])
+            print(report.markdownSummary().joined(separator: "\n"))
             if showErrors {
                 for (tag, l) in report.locales.sorted(by: { $0.key < $1.key }) {
                     for e in l.errors { print("- \(tag) \(e.id): \(e.text)\n    expected: \(e.expected)\n    got:      \(e.predicted)") }

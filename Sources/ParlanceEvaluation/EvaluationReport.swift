@@ -110,7 +110,14 @@ public struct EvaluationReport: Sendable, Codable {
         public var outOfDomainRejection: Double { ratio(rejected, outOfDomain) }
         public var falseRejectionRate: Double { ratio(falselyRejected, inDomain) }
         public var falseAcceptanceRate: Double { ratio(outOfDomain - rejected, outOfDomain) }
-        public var parameters = Score()
+        /// All parameter names together.
+        public var parameters: Score {
+            perParameter.values.reduce(into: Score()) { sum, s in
+                sum.expected += s.expected
+                sum.predicted += s.predicted
+                sum.correct += s.correct
+            }
+        }
         public var perDomain: [String: Score] = [:]
         public var perIntent: [String: Score] = [:]
         public var perParameter: [String: Score] = [:]
@@ -141,7 +148,6 @@ public struct EvaluationReport: Sendable, Codable {
             exactFrames = try c.decode(Int.self, forKey: .exactFrames)
             rejected = try c.decode(Int.self, forKey: .rejected)
             falselyRejected = try c.decode(Int.self, forKey: .falselyRejected)
-            parameters = try c.decode(Score.self, forKey: .parameters)
             perDomain = try c.decode([String: Score].self, forKey: .perDomain)
             perIntent = try c.decode([String: Score].self, forKey: .perIntent)
             perParameter = try c.decode([String: Score].self, forKey: .perParameter)
@@ -332,7 +338,7 @@ extension EvaluationReport.LocaleReport {
             if predicted == nil { falselyRejected += 1 }
             let annotated = record.annotation != "intent-only"
             let spec = expected.intent.flatMap { catalogue.intent($0) }
-            let gold = annotated ? Self.values(expected.parameters) : [:]
+            let gold = annotated ? IntentMetrics.comparableValues(expected.parameters) : [:]
             if annotated {
                 for (name, values) in gold { perParameter[name, default: .init()].expected += values.count }
             }
@@ -340,7 +346,7 @@ extension EvaluationReport.LocaleReport {
                 intentCorrect += 1
                 if predicted.app == expected.app { appCorrect += 1 } else { wrong = true }
                 if annotated {
-                    let got = Self.values(predicted)
+                    let got = IntentMetrics.comparableValues(predicted)
                     var allRight = got.values.reduce(0) { $0 + $1.count } == gold.values.reduce(0) { $0 + $1.count }
                     for (name, values) in got {
                         perParameter[name, default: .init()].predicted += values.count
@@ -364,30 +370,6 @@ extension EvaluationReport.LocaleReport {
         if wrong || outcome.error != nil, errors.count < 20 {
             errors.append(.init(id: record.id, text: record.text, expected: Self.describe(expected), predicted: outcome.error.map { "error: \($0)" } ?? Self.describe(predicted)))
         }
-        parameters = perParameter.values.reduce(into: EvaluationReport.Score()) { sum, s in
-            sum.expected += s.expected
-            sum.predicted += s.predicted
-            sum.correct += s.correct
-        }
-    }
-
-    /// Parameter values by name, folded for comparison.
-    static func values(_ parameters: [String: JSONValue]) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for (name, value) in parameters {
-            let items: [JSONValue] = if case .array(let list) = value { list } else { [value] }
-            result[name] = items.map(IntentMetrics.comparable)
-        }
-        return result
-    }
-
-    static func values(_ frame: IntentFrame) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for p in frame.parameters {
-            let json = (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(p.value))) ?? .string(p.raw)
-            result[p.name, default: []].append(IntentMetrics.comparable(json))
-        }
-        return result
     }
 
     /// Right values among `predicted` (with multiplicity); for text, the best token-overlap

@@ -71,20 +71,34 @@ public struct IntentMetrics: Sendable, Codable, Hashable {
     }
 
     /// Expected parameters as comparable (name, folded value) pairs with counts.
-    static func pairs(_ parameters: [String: JSONValue]) -> [String: Int] {
+    static func pairs(_ parameters: [String: JSONValue]) -> [String: Int] { counts(comparableValues(parameters)) }
+
+    static func pairs(_ frame: IntentFrame) -> [String: Int] { counts(comparableValues(frame)) }
+
+    static func counts(_ values: [String: [String]]) -> [String: Int] {
         var result: [String: Int] = [:]
-        for (name, value) in parameters {
-            let values: [JSONValue] = if case .array(let items) = value { items } else { [value] }
-            for v in values { result["\(name)=\(comparable(v))", default: 0] += 1 }
+        for (name, list) in values {
+            for v in list { result["\(name)=\(v)", default: 0] += 1 }
         }
         return result
     }
 
-    static func pairs(_ frame: IntentFrame) -> [String: Int] {
-        var result: [String: Int] = [:]
+    /// Annotated parameter values by name, folded for comparison (a list gives each item).
+    static func comparableValues(_ parameters: [String: JSONValue]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (name, value) in parameters {
+            let items: [JSONValue] = if case .array(let list) = value { list } else { [value] }
+            result[name] = items.map(comparable)
+        }
+        return result
+    }
+
+    /// Predicted parameter values by name, in utterance order, folded for comparison.
+    static func comparableValues(_ frame: IntentFrame) -> [String: [String]] {
+        var result: [String: [String]] = [:]
         for p in frame.parameters {
             let json = (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(p.value))) ?? .string(p.raw)
-            result["\(p.name)=\(comparable(json))", default: 0] += 1
+            result[p.name, default: []].append(comparable(json))
         }
         return result
     }

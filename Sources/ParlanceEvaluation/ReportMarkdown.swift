@@ -11,32 +11,7 @@ extension EvaluationReport {
         out.append("Context: \(settings.context.map { "`\($0.path)` (sha256 \($0.sha256.prefix(12))…)" } ?? "the built-in demo").")
         out.append("Corpora: " + settings.corpora.map { "`\($0.path)` (\($0.lines) lines, sha256 \($0.sha256.prefix(12))…)" }.joined(separator: ", ") + ".")
         out.append("")
-        if let changes {
-            out.append("## Changes against the baseline")
-            out.append("")
-            if changes.isEmpty {
-                out.append("No metric changed.")
-            } else {
-                let regressions = changes.filter(\.regression).count
-                out.append("\(regressions) regressions, \(changes.count - regressions) improvements.")
-                out.append("")
-                out.append("| metric | baseline | now | change | |")
-                out.append("|---|---:|---:|---:|---|")
-                for c in changes.prefix(60) {
-                    out.append("| \(c.metric) | \(Self.f(c.baseline)) | \(Self.f(c.current)) | \(c.delta >= 0 ? "+" : "")\(Self.f(c.delta)) | \(c.regression ? "**worse**" : "better") |")
-                }
-                if changes.count > 60 { out += ["", "(\(changes.count - 60) more in report.json)"] }
-            }
-            out.append("")
-        }
-        out.append("## Summary")
-        out.append("")
-        out.append("| locale | records | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | false rejection | parameter P | R | F1 | resolution |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for (tag, l) in locales.sorted(by: { $0.key < $1.key }) {
-            let resolution = l.resolution.map { "\(Self.f($0.accuracy)) (\($0.expected))" } ?? "–"
-            out.append("| \(tag) | \(l.records) | \(l.inDomain) | \(Self.f(l.intentAccuracy)) | \(Self.f(l.appAccuracy)) | \(Self.f(l.exactFrameRate)) | \(l.outOfDomain) | \(l.outOfDomain > 0 ? Self.f(l.outOfDomainRejection) : "–") | \(Self.f(l.falseRejectionRate)) | \(Self.f(l.parameters.precision)) | \(Self.f(l.parameters.recall)) | \(Self.f(l.parameters.f1)) | \(resolution) |")
-        }
+        out += markdownSummary()
         for (tag, l) in locales.sorted(by: { $0.key < $1.key }) {
             out.append("")
             out.append("## \(tag)")
@@ -76,6 +51,39 @@ extension EvaluationReport {
             }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The changes against the baseline (when compared) and the summary table: what
+    /// `parlance eval` prints.
+    public func markdownSummary() -> [String] {
+        var out: [String] = []
+        if let changes {
+            out.append("## Changes against the baseline")
+            out.append("")
+            if changes.isEmpty {
+                out.append("No metric changed.")
+            } else {
+                let regressions = changes.filter(\.regression).count
+                out.append("\(regressions) regressions, \(changes.count - regressions) improvements.")
+                out.append("")
+                out.append("| metric | baseline | now | change | |")
+                out.append("|---|---:|---:|---:|---|")
+                for c in changes.prefix(60) {
+                    out.append("| \(c.metric) | \(Self.f(c.baseline)) | \(Self.f(c.current)) | \(c.delta >= 0 ? "+" : "")\(Self.f(c.delta)) | \(c.regression ? "**worse**" : "better") |")
+                }
+                if changes.count > 60 { out += ["", "(\(changes.count - 60) more in report.json)"] }
+            }
+            out.append("")
+        }
+        out.append("## Summary")
+        out.append("")
+        out.append("| locale | records | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | false rejection | parameter P | R | F1 | resolution |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for (tag, l) in locales.sorted(by: { $0.key < $1.key }) {
+            let resolution = l.resolution.map { "\(Self.f($0.accuracy)) (\($0.expected))" } ?? "–"
+            out.append("| \(tag) | \(l.records) | \(l.inDomain) | \(Self.f(l.intentAccuracy)) | \(Self.f(l.appAccuracy)) | \(Self.f(l.exactFrameRate)) | \(l.outOfDomain) | \(l.outOfDomain > 0 ? Self.f(l.outOfDomainRejection) : "–") | \(Self.f(l.falseRejectionRate)) | \(Self.f(l.parameters.precision)) | \(Self.f(l.parameters.recall)) | \(Self.f(l.parameters.f1)) | \(resolution) |")
+        }
+        return out
     }
 
     static func row(_ name: String, _ s: Score) -> String {

@@ -34,7 +34,7 @@ public struct OutputRecord: Sendable, Encodable {
         }
     }
 
-    public struct RecordError: Sendable, Encodable, Hashable {
+    public struct RecordError: Error, Sendable, Encodable, Hashable {
         /// "bad_json", "missing_text", "invalid_utf8", "too_long", "bad_locale", "bad_reference_time", "parse_failed".
         public let code: String
         public let message: String
@@ -156,30 +156,42 @@ public struct BatchLineProcessor: LineProcessor {
 
     public func failed(_ record: OutputRecord) -> Bool { record.error != nil }
 
+    /// A line's text, or why it cannot be read (too long, not UTF-8).
+    public static func text(of line: [UInt8]) -> Result<String, OutputRecord.RecordError> {
+        if line.count > maxLineBytes {
+            return .failure(.init(code: "too_long", message: "line of \(line.count) bytes; the limit is \(maxLineBytes)"))
+        }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            return .failure(.init(code: "invalid_utf8", message: "the line is not valid UTF-8"))
+        }
+        return .success(text)
+    }
+
+    /// A line decoded as a JSON record, or why it cannot be (too long, not UTF-8, not JSON).
+    public static func decode<T: Decodable>(_ line: [UInt8], as type: T.Type) -> Result<T, OutputRecord.RecordError> {
+        text(of: line).flatMap { string in
+            do {
+                return .success(try JSONDecoder().decode(T.self, from: Data(string.utf8)))
+            } catch {
+                return .failure(.init(code: "bad_json", message: "not a JSON object with string fields: \(string.prefix(80))"))
+            }
+        }
+    }
+
     public func process(_ line: [UInt8], number: Int) -> OutputRecord {
         guard plainText else { return process(line) }
         let id = String(number)
-        if line.count > Self.maxLineBytes {
-            return OutputRecord(id: id, locale: nil, text: nil, error: .init(code: "too_long", message: "line of \(line.count) bytes; the limit is \(Self.maxLineBytes)"))
+        switch Self.text(of: line) {
+        case .failure(let error): return OutputRecord(id: id, locale: nil, text: nil, error: error)
+        case .success(let text): return parse(id: id, text: text, localeTag: defaultLocale, referenceTime: nil)
         }
-        guard let text = String(validating: line, as: UTF8.self) else {
-            return OutputRecord(id: id, locale: nil, text: nil, error: .init(code: "invalid_utf8", message: "the line is not valid UTF-8"))
-        }
-        return parse(id: id, text: text, localeTag: defaultLocale, referenceTime: nil)
     }
 
     public func process(_ line: [UInt8]) -> OutputRecord {
-        if line.count > Self.maxLineBytes {
-            return OutputRecord(id: nil, locale: nil, text: nil, error: .init(code: "too_long", message: "line of \(line.count) bytes; the limit is \(Self.maxLineBytes)"))
-        }
-        guard let string = String(validating: line, as: UTF8.self) else {
-            return OutputRecord(id: nil, locale: nil, text: nil, error: .init(code: "invalid_utf8", message: "the line is not valid UTF-8"))
-        }
         let record: InputRecord
-        do {
-            record = try JSONDecoder().decode(InputRecord.self, from: Data(string.utf8))
-        } catch {
-            return OutputRecord(id: nil, locale: nil, text: nil, error: .init(code: "bad_json", message: "not a JSON object with string fields: \(string.prefix(80))"))
+        switch Self.decode(line, as: InputRecord.self) {
+        case .failure(let error): return OutputRecord(id: nil, locale: nil, text: nil, error: error)
+        case .success(let decoded): record = decoded
         }
         guard let text = record.text else {
             return OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\""))

@@ -19,33 +19,21 @@ struct Postings: Sendable {
 
     static func entry(_ key: UInt32, _ value: UInt32) -> UInt64 { UInt64(key) << 32 | UInt64(value) }
 
-    var count: Int { entries.count }
     var bytes: Int { entries.capacity * 8 }
 
-    /// The values stored under `key`, at most `limit` of them (the lowest).
-    func values(_ key: UInt32, limit: Int = .max, into output: inout [UInt32]) {
-        var low = 0, high = entries.count
-        let target = UInt64(key) << 32
+    /// The first position in `range` whose entry is not below `target`.
+    private func lowerBound(_ target: UInt64, in range: Range<Int>) -> Int {
+        var low = range.lowerBound, high = range.upperBound
         while low < high {
             let mid = (low + high) / 2
             if entries[mid] < target { low = mid + 1 } else { high = mid }
         }
-        var i = low, taken = 0
-        while i < entries.count, taken < limit, entries[i] >> 32 == UInt64(key) {
-            output.append(UInt32(truncatingIfNeeded: entries[i]))
-            i += 1
-            taken += 1
-        }
+        return low
     }
 
     /// Where the entries of `key` are.
     func range(_ key: UInt32) -> Range<Int> {
-        let target = UInt64(key) << 32
-        var low = 0, high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid] < target { low = mid + 1 } else { high = mid }
-        }
+        let low = lowerBound(UInt64(key) << 32, in: 0..<entries.count)
         var end = low, step = 1
         // Gallop to the end of the run (most runs are short).
         while end + step <= entries.count, entries[end + step - 1] >> 32 == UInt64(key) { end += step; step *= 2 }
@@ -63,17 +51,7 @@ struct Postings: Sendable {
     /// Whether `key` holds `value`, searching only within `range` (the key's range).
     func contains(_ key: UInt32, _ value: UInt32, in range: Range<Int>) -> Bool {
         let target = Self.entry(key, value)
-        var low = range.lowerBound, high = range.upperBound
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid] < target { low = mid + 1 } else { high = mid }
-        }
+        let low = lowerBound(target, in: range)
         return low < range.upperBound && entries[low] == target
-    }
-
-    func contains(_ key: UInt32) -> Bool {
-        var found: [UInt32] = []
-        values(key, limit: 1, into: &found)
-        return !found.isEmpty
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ParlanceParser
 
 /// The one place where scored candidates become a SiriKit resolution result
@@ -87,5 +88,3 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
 
     func format(_ x: Double) -> String { String(format: "%.2f", x) }
 }
-
-import Foundation

@@ -72,13 +72,10 @@ public struct ResolveLineProcessor: LineProcessor {
     }
 
     public func process(_ line: [UInt8]) -> ResolveRecord {
-        if line.count > BatchLineProcessor.maxLineBytes {
-            return failure(nil, "too_long", "line of \(line.count) bytes; the limit is \(BatchLineProcessor.maxLineBytes)")
-        }
-        guard let string = String(validating: line, as: UTF8.self) else { return failure(nil, "invalid_utf8", "the line is not valid UTF-8") }
         let request: ResolveRequest
-        do { request = try JSONDecoder().decode(ResolveRequest.self, from: Data(string.utf8)) } catch {
-            return failure(nil, "bad_json", "not a JSON object with string fields: \(string.prefix(80))")
+        switch BatchLineProcessor.decode(line, as: ResolveRequest.self) {
+        case .failure(let error): return ResolveRecord(id: nil, resolution: nil, candidates: nil, error: error)
+        case .success(let decoded): request = decoded
         }
         guard let query = request.query else { return failure(request.id, "missing_query", "the record has no \"query\"") }
         guard let type = request.type ?? defaultType else { return failure(request.id, "missing_type", "the record has no \"type\" and no --type was given") }

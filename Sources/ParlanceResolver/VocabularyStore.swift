@@ -55,8 +55,8 @@ public final class VocabularyStore: Sendable {
             var types = Set(app.appVocabularyItems.keys)
             for file in app.appVocabularyFiles.values { types.formUnion(file.items.keys) }
             for type in types {
-                for (language, file) in app.appVocabularyFiles {
-                    setAppVocabulary((app.appVocabularyItems[type] ?? []) + (file.items[type] ?? []), app: app.name, type: type, language: language)
+                for language in app.appVocabularyFiles.keys {
+                    setAppVocabulary(app.appVocabulary(type, language: language), app: app.name, type: type, language: language)
                 }
                 // Inline items also serve languages without a file.
                 if let inline = app.appVocabularyItems[type] { setAppVocabulary(inline, app: app.name, type: type, language: nil) }

@@ -52,7 +52,7 @@ for size in sizes {
         let t0 = clock.now
         let answer = try resolver.resolve(query, app: "Contacts", type: "contactName", locale: locale)
         let elapsed = clock.now - t0
-        times.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        times.append(elapsed.seconds * 1e6)
         kinds[answer.resolution.kind.rawValue, default: 0] += 1
         if phrases.contains(query) {
             exactTotal += 1
@@ -68,7 +68,7 @@ for size in sizes {
     times.sort()
     let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
     let total = times.reduce(0, +)
-    func seconds(_ d: Duration) -> String { String(format: "%.2f", Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) }
+    func seconds(_ d: Duration) -> String { String(format: "%.2f", d.seconds) }
     let kindText = kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     print("| \(size) | \(seconds(build)) | \(seconds(single)) | \(String(format: "%.1f", Double(indexBytes) / 1e6)) | \(indexBytes / size) | \(String(format: "%.0f", Double(after - before) / 1e6)) | \(String(format: "%.1f", p50)) | \(String(format: "%.1f", p99)) | \(String(format: "%.0f", Double(queries.count) / (total / 1e6))) | \(kindText) |")
 }

@@ -17,7 +17,6 @@ func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
     return arguments[i + 1]
 }
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 func emit(_ object: [String: Any]) {
     let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
@@ -43,7 +42,7 @@ case "names":
     for query in queries {
         let start = clock.now
         let answer = try resolver.resolve(query, app: "Contacts", type: "contactName", locale: locale)
-        times.append(seconds(clock.now - start) * 1e6)
+        times.append((clock.now - start).seconds * 1e6)
         if !answer.candidates.isEmpty { answered += 1 }
     }
     precondition(answered > count / 2, "the resolver found nothing for most queries")
@@ -61,11 +60,11 @@ case "parse":
     let clock = ContinuousClock()
     var parsed = 0
     let start = clock.now
-    while seconds(clock.now - start) < 3 {
+    while (clock.now - start).seconds < 3 {
         for text in texts { _ = try parser.parse(text, locale: locale, referenceTime: reference) }
         parsed += texts.count
     }
-    let elapsed = seconds(clock.now - start)
+    let elapsed = (clock.now - start).seconds
     emit(["locale": locale.identifier, "sentences": texts.count, "per_second": Double(parsed) / elapsed,
           "mean_chars": Double(texts.reduce(0) { $0 + $1.count }) / Double(texts.count), "with_intent": found])
 default:

@@ -30,8 +30,9 @@ struct ResolveOptions: ParsableArguments {
     var resolve = true
 
     func parser(_ context: ParserContext) throws -> any UtteranceParser {
-        let parser = try IntentParser(context: context)
-        return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context)) : parser
+        let donations = DonationLog(context.donations)
+        let parser = try IntentParser(context: context, donations: donations)
+        return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context, donations: donations)) : parser
     }
 }
 

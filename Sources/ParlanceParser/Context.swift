@@ -8,10 +8,39 @@ public struct ParserContext: Sendable, Decodable {
     /// Problems met while loading the app vocabulary files the context names: a malformed
     /// file is reported here (file, key path, what was expected) and skipped; the rest loads.
     public var diagnostics: [ContextError] = []
+    /// The user's shortcuts: phrases they assigned to an app's intent with fixed parameters.
+    public var shortcuts: [Shortcut] = []
+    /// Interactions the apps donated (the start of the user's `DonationLog`).
+    public var donations: [Donation] = []
 
-    public init(apps: [AppDefinition]) { self.apps = apps }
+    public init(apps: [AppDefinition], shortcuts: [Shortcut] = [], donations: [Donation] = []) {
+        self.apps = apps
+        self.shortcuts = shortcuts
+        self.donations = donations
+    }
 
-    enum CodingKeys: String, CodingKey { case apps }
+    enum CodingKeys: String, CodingKey { case apps, shortcuts, donations }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        apps = try c.decode([AppDefinition].self, forKey: .apps)
+        shortcuts = try c.decodeIfPresent([Shortcut].self, forKey: .shortcuts) ?? []
+        donations = try c.decodeIfPresent([Donation].self, forKey: .donations) ?? []
+        var ids = Set<String>()
+        for shortcut in shortcuts {
+            guard ids.insert(shortcut.id).inserted else {
+                throw DecodingError.dataCorruptedError(forKey: .shortcuts, in: c, debugDescription: "two shortcuts have the id '\(shortcut.id)'")
+            }
+            if let problem = shortcut.problem(in: self, catalogue: .standard) {
+                throw DecodingError.dataCorruptedError(forKey: .shortcuts, in: c, debugDescription: problem)
+            }
+        }
+        for donation in donations {
+            guard let app = apps.first(where: { $0.name == donation.app }), app.handles(donation.intent) else {
+                throw DecodingError.dataCorruptedError(forKey: .donations, in: c, debugDescription: "donation \(donation.id): no app '\(donation.app)' handling '\(donation.intent)' in the context")
+            }
+        }
+    }
 
     /// Reads a context file (JSON) and the `AppIntentVocabulary.plist` files it names
     /// (relative to the file). Errors in the JSON name the file and the key path; errors in

@@ -29,6 +29,11 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
             public let id: String
             /// Names per language, the first the display name.
             public let names: [String: [String]]
+
+            public init(id: String, names: [String: [String]]) {
+                self.id = id
+                self.names = names
+            }
         }
 
         public let name: String
@@ -40,6 +45,15 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
         public let vocabulary: String?
 
         enum CodingKeys: String, CodingKey { case name, type, list, required, cases, vocabulary }
+
+        public init(name: String, type: ValueType, list: Bool = false, required: Bool = false, cases: [Case] = [], vocabulary: String? = nil) {
+            self.name = name
+            self.type = type
+            self.list = list
+            self.required = required
+            self.cases = cases
+            self.vocabulary = vocabulary
+        }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -69,12 +83,23 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
         public let parameters: [String]
         public let title: [String: String]
         public let subtitle: [String: String]?
+
+        public init(parameters: [String], title: [String: String], subtitle: [String: String]? = nil) {
+            self.parameters = parameters
+            self.title = title
+            self.subtitle = subtitle
+        }
     }
 
     /// A response code's templates (ICU MessageFormat) per language.
     public struct Response: Sendable, Decodable, Hashable {
         public let success: Bool
         public let templates: [String: String]
+
+        public init(success: Bool, templates: [String: String]) {
+            self.success = success
+            self.templates = templates
+        }
     }
 
     public let name: String
@@ -106,19 +131,43 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
         phrases = try c.decodeIfPresent([String: [String]].self, forKey: .phrases) ?? [:]
         shortcutTypes = try c.decodeIfPresent([ShortcutType].self, forKey: .shortcutTypes) ?? []
         responses = try c.decodeIfPresent([String: Response].self, forKey: .responses) ?? [:]
+        if let problem = problems().first {
+            throw DecodingError.dataCorruptedError(forKey: problem.key, in: c, debugDescription: problem.message)
+        }
+    }
+
+    public init(
+        name: String, category: String? = nil, title: [String: String] = [:], confirmation: Bool = false, parameters: [Parameter] = [],
+        phrases: [String: [String]] = [:], shortcutTypes: [ShortcutType] = [], responses: [String: Response] = [:]
+    ) {
+        self.name = name
+        self.category = category
+        self.title = title
+        self.confirmation = confirmation
+        self.parameters = parameters
+        self.phrases = phrases
+        self.shortcutTypes = shortcutTypes
+        self.responses = responses
+    }
+
+    /// What is wrong with the declaration (a phrase or shortcut type naming a parameter the
+    /// intent does not have), with the key it concerns; empty when it is well-formed.
+    func problems() -> [(key: CodingKeys, message: String)] {
+        var result: [(CodingKeys, String)] = []
         let names = Set(parameters.map(\.name))
-        for (language, list) in phrases {
+        for (language, list) in phrases.sorted(by: { $0.key < $1.key }) {
             for phrase in list {
                 for slot in Self.slots(in: phrase) where !names.contains(slot) {
-                    throw DecodingError.dataCorruptedError(forKey: .phrases, in: c, debugDescription: "phrase '\(phrase)' (\(language)) names '{\(slot)}', which is not a parameter of \(name)")
+                    result.append((.phrases, "phrase '\(phrase)' (\(language)) names '{\(slot)}', which is not a parameter of \(name)"))
                 }
             }
         }
         for type in shortcutTypes {
             for p in type.parameters where !names.contains(p) {
-                throw DecodingError.dataCorruptedError(forKey: .shortcutTypes, in: c, debugDescription: "shortcut type names '\(p)', which is not a parameter of \(name)")
+                result.append((.shortcutTypes, "shortcut type names '\(p)', which is not a parameter of \(name)"))
             }
         }
+        return result
     }
 
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }

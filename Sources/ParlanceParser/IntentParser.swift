@@ -22,12 +22,20 @@ public final class IntentParser: UtteranceParser {
     private let grammars = Mutex<[String: LanguageGrammar]>([:])
     private let models = Mutex<[String: FallbackModel?]>([:])
     private let vocabularies = Mutex<[String: [String: PhraseSet]]>([:])
+    private let customGrammars = Mutex<[String: CustomGrammar]>([:])
+    private let shortcutMatchers = Mutex<[String: ShortcutMatcher]>([:])
     private let appKeys: [(app: AppDefinition, keys: [String])]
+    /// The user's donations (see `DonationLog`): they raise the prior of the intents and apps
+    /// the user uses often and recently, which decides near-ties. Record and delete through it.
+    public let donations: DonationLog
 
-    public init(context: ParserContext, analyzer: TextAnalyzer = .shared) throws {
+    /// - Parameter donations: the log to read donations from (shared with a `Resolver`); by
+    ///   default a new one holding the context's `donations`.
+    public init(context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil) throws {
         self.context = context
         self.catalogue = .standard
         self.analyzer = analyzer
+        self.donations = donations ?? DonationLog(context.donations)
         self.appKeys = context.apps.map { app in
             (app, app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) })
         }
@@ -61,42 +69,77 @@ public final class IntentParser: UtteranceParser {
                 decidedBy: "none", source: nil, score: nil, appMention: nil, notes: notes))
         }
 
+        let custom = try customGrammar(for: grammar, vocabularies: vocabularies)
+        let said = try shortcutMatcher(for: grammar).matches(units)
+        if let only = said.first, only.exact, said.count == 1 {
+            return shortcutResult(said, language: locale.language, notes: notes)
+        }
+        // The language's grammar and the context's custom intents, verbified or not.
+        func matchAll(verbified: Bool, units: [MatchUnit], mention: Mention?, bonus: Double) -> [Candidate] {
+            var result = match(verbified ? grammar.verbified : grammar.main, grammar, custom: nil, units: units, entities: analysis.entities, scalars: scalars,
+                               vocabularies: vocabularies, mention: mention, bonus: bonus)
+            if !custom.isEmpty {
+                result += match(verbified ? custom.verbified : custom.main, grammar, custom: custom, units: units, entities: analysis.entities, scalars: scalars,
+                                vocabularies: vocabularies, mention: mention, bonus: bonus)
+            }
+            return result
+        }
+
         var candidates: [Candidate] = []
         // No app named (or the app name taken as ordinary words).
-        candidates += match(grammar.main, grammar, units: units, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: nil, bonus: 0)
+        candidates += matchAll(verbified: false, units: units, mention: nil, bonus: 0)
         // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
         // request may start at a clause boundary, at a small cost per word left out.
         if candidates.isEmpty {
             for start in units.indices.dropFirst() where units[start].commaBefore && units.count - start >= 1 {
                 let rest = Array(units[start...])
                 let cost = MatchScores.preambleToken * Double(start)
-                candidates += match(grammar.main, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: nil, bonus: cost)
+                candidates += matchAll(verbified: false, units: rest, mention: nil, bonus: cost)
                 for mention in mentions where mention.range.lowerBound >= start {
                     var shifted = mention
                     shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
                     let removed = removing(shifted, from: rest, grammar: grammar, vocabularies: vocabularies)
-                    candidates += match(grammar.main, grammar, units: removed.rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies,
-                                        mention: shifted, bonus: cost + removed.bonus)
+                    candidates += matchAll(verbified: false, units: removed.rest, mention: shifted, bonus: cost + removed.bonus)
                 }
             }
         }
         for mention in mentions {
             let (rest, removal, bonus) = removing(mention, from: units, grammar: grammar, vocabularies: vocabularies)
-            candidates += match(grammar.main, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
+            candidates += matchAll(verbified: false, units: rest, mention: mention, bonus: bonus)
             // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
             var asNoun = units
             asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
-            candidates += match(grammar.main, grammar, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0)
+            candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0)
             // The app name as the verb: "MonkeyChat Bobo send more bananas".
             if mention.isLeading(removal) {
-                candidates += match(grammar.verbified, grammar, units: rest, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: bonus)
-                    .filter { mention.app.handles($0.intent) }
+                candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus)
+                    .filter { $0.handled(by: mention.app) }
             }
+        }
+        // Near a shortcut phrase (a slip or two): the shortcut, unless a template reads every
+        // word; near several: a choice between them, not a guess.
+        if !said.isEmpty, !candidates.contains(where: { $0.coverage >= 1 }) {
+            return shortcutResult(said, language: locale.language, notes: notes)
         }
         if candidates.isEmpty, let model = try model(for: locale.language) {
             return fallback(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, vocabularies: vocabularies, notes: notes)
         }
-        return decide(candidates, notes: notes, mentions: mentions)
+        return decide(candidates, notes: notes, mentions: mentions, time: referenceTime.secondsSince1970)
+    }
+
+    /// The result for shortcuts said: the one shortcut's frame, or a disambiguation.
+    private func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
+        let items = matches.prefix(10).map { Resolution.Item(id: $0.shortcut.id, display: $0.shortcut.phrase ?? $0.shortcut.id, score: ($0.score * 1000).rounded() / 1000) }
+        let frames = matches.prefix(10).map { $0.shortcut.frame(in: context, catalogue: catalogue, language: language, confidence: ($0.score * 1000).rounded() / 1000) }
+        if matches.count == 1 {
+            let m = matches[0]
+            return ParseResult(intent: frames[0], alternatives: [], reason: nil, explanation: Explanation(
+                decidedBy: "shortcut", source: "shortcut \(m.shortcut.id) '\(m.shortcut.phrase ?? "")'", score: items[0].score, appMention: nil,
+                notes: notes + (m.exact ? [] : ["said nearly as the shortcut phrase '\(m.shortcut.phrase ?? "")'"])), shortcut: Resolution(kind: .success, items: items))
+        }
+        let phrases = matches.prefix(10).map { "'\($0.shortcut.phrase ?? $0.shortcut.id)'" }.joined(separator: ", ")
+        return ParseResult(intent: nil, alternatives: frames, reason: "near \(matches.count) shortcuts (\(phrases)): which one?", explanation: Explanation(
+            decidedBy: "shortcut", source: nil, score: items[0].score, appMention: nil, notes: notes), shortcut: Resolution(kind: .disambiguation, items: items))
     }
 
     /// The fallback model's features of an utterance (what `parlance train` learns from).
@@ -301,10 +344,26 @@ public final class IntentParser: UtteranceParser {
         var template: SentenceFile.Template?
         var scalars: [Unicode.Scalar]
         var dotted: PhraseSet
+        /// The custom grammar the candidate comes from, and its custom intent.
+        var custom: CustomGrammar?
+        var entry: CustomGrammar.Entry?
+        /// The donations' weight for the candidate's intent (0 to 1), added to its score.
+        var donationWeight = 0.0
+        /// The app the donations point to, when none was named and several handle the intent.
+        var donatedApp: String?
+
+        /// The intent's name as frames give it.
+        var name: String { entry?.intent.name ?? intent }
+
+        /// Whether an app handles the candidate's intent (a custom intent: the app declaring it).
+        func handled(by app: AppDefinition) -> Bool {
+            if let entry { return entry.app.name == app.name }
+            return app.handles(intent)
+        }
     }
 
     private func match(
-        _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
+        _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
         vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double
     ) -> [Candidate] {
         guard !units.isEmpty else { return [] }
@@ -315,29 +374,45 @@ public final class IntentParser: UtteranceParser {
             while end < units.count, units[end].token.span.end <= entity.span.end { end += 1 }
             if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
         }
-        let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: grammar.enumerations,
+        let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
                                 conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle)
         let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
-            let template = grammar.templates[index]
+            let template = (custom?.templates ?? grammar.templates)[index]
             // A template with no word of its own (a verbified one) stands only with an app name,
             // and a match whose unknown words outweigh its known ones is no match.
             guard path.literals > 0 || mention != nil, path.score + bonus > 0 else { return nil }
             let coverage = min(1, Double(path.literals) / Double(max(units.count, 1)))
             let fixed = MatchScores.capture * Double(template.fixed.count)
-            return Candidate(intent: intent, score: path.score + bonus + fixed, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars, dotted: vocabularies["."] ?? PhraseSet())
+            return Candidate(intent: intent, score: path.score + bonus + fixed, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars,
+                             dotted: vocabularies["."] ?? PhraseSet(), custom: custom, entry: custom?.entry(intent))
         }
     }
 
     // MARK: - Decision
 
-    private func decide(_ candidates: [Candidate], notes: [String], mentions: [Mention]) -> ParseResult {
+    private func decide(_ candidates: [Candidate], notes: [String], mentions: [Mention], time: Double) -> ParseResult {
         var notes = notes
         // Best candidate per intent.
         var best: [String: Candidate] = [:]
         for c in candidates where best[c.intent].map({ c.score > $0.score }) ?? true { best[c.intent] = c }
+        // What the user does often and recently weighs in near-ties (at most `donation`).
+        if !donations.isEmpty {
+            for (key, c) in best {
+                let apps = c.mention.map { [$0.app.name] } ?? c.entry.map { [$0.app.name] } ?? context.apps(handling: c.intent).map(\.name)
+                let weights = apps.map { (app: $0, weight: donations.weight(app: $0, intent: c.name, at: time)) }.sorted { $0.weight > $1.weight }
+                guard let top = weights.first, top.weight > 0 else { continue }
+                best[key]!.score += MatchScores.donation * top.weight
+                best[key]!.donationWeight = top.weight
+                // No app named and several handle the intent: the one the user uses for it,
+                // when its lead is clear.
+                if apps.count > 1, top.weight - (weights.count > 1 ? weights[1].weight : 0) >= Self.donationLead {
+                    best[key]!.donatedApp = top.app
+                }
+            }
+        }
         let ranked = best.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.intent < $1.intent }
         let mentionText = mentions.first.map { "\($0.said) → \($0.app.name)" }
         guard let top = ranked.first else {
@@ -345,29 +420,39 @@ public final class IntentParser: UtteranceParser {
                 decidedBy: "none", source: nil, score: nil, appMention: mentionText, notes: notes))
         }
         // An app was named but the best reading is for an intent it does not handle.
-        if let mention = top.mention ?? mentions.first, !mention.app.handles(top.intent) {
-            let handled = ranked.filter { mention.app.handles($0.intent) && $0.mention != nil }
+        if let mention = top.mention ?? mentions.first, !top.handled(by: mention.app) {
+            let handled = ranked.filter { $0.handled(by: mention.app) && $0.mention != nil }
             if let alternative = handled.first, alternative.score >= top.score - 0.5 {
                 return result(alternative, ranked: ranked, notes: notes, mentionText: mentionText)
             }
-            notes.append("the best reading is \(top.intent), which \(mention.app.name) does not handle")
-            return ParseResult(intent: nil, alternatives: ranked.prefix(3).map { frame($0) }, reason: "\(mention.app.name) does not handle \(top.intent)",
+            notes.append("the best reading is \(top.name), which \(mention.app.name) does not handle")
+            return ParseResult(intent: nil, alternatives: ranked.prefix(3).map { frame($0) }, reason: "\(mention.app.name) does not handle \(top.name)",
                                explanation: Explanation(decidedBy: "template", source: top.template?.source, score: top.score, appMention: mentionText, notes: notes))
         }
         return result(top, ranked: ranked, notes: notes, mentionText: mentionText)
     }
 
+    /// How far ahead of the next one an app's donation weight must be for a request that names
+    /// no app to go to it.
+    public static let donationLead = 0.3
+
     private func result(_ chosen: Candidate, ranked: [Candidate], notes: [String], mentionText: String?) -> ParseResult {
+        var notes = notes
+        if chosen.donationWeight > 0 {
+            notes.append("donations: \(chosen.name) weighs \((chosen.donationWeight * 100).rounded() / 100) (+\((MatchScores.donation * chosen.donationWeight * 1000).rounded() / 1000))"
+                + (chosen.donatedApp.map { ", app \($0) from donations" } ?? ""))
+        }
         let alternatives = ranked.filter { $0.intent != chosen.intent }.prefix(3).map { frame($0) }
         return ParseResult(intent: frame(chosen), alternatives: Array(alternatives), reason: nil, explanation: Explanation(
             decidedBy: "template", source: chosen.template?.source, score: (chosen.score * 1000).rounded() / 1000, appMention: mentionText, notes: notes))
     }
 
     private func frame(_ c: Candidate) -> IntentFrame {
+        if let entry = c.entry { return customFrame(c, entry) }
         let spec = catalogue.intent(c.intent)!
         let app: String? =
             if let mention = c.mention { mention.app.name } else {
-                { let apps = context.apps(handling: c.intent); return apps.count == 1 ? apps[0].name : nil }()
+                { let apps = context.apps(handling: c.intent); return apps.count == 1 ? apps[0].name : c.donatedApp }()
             }
         var parameters: [Parameter] = []
         let text = { (range: Range<Int>) -> (String, Span) in self.surface(c, range) }
@@ -408,6 +493,40 @@ public final class IntentParser: UtteranceParser {
         return IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: (confidence * 1000).rounded() / 1000, parameters: parameters)
     }
 
+    /// A frame of a custom intent: domain "custom", the declaring app, typed parameters (an
+    /// enum's case id; the words as said when they name several cases, for the resolver to
+    /// disambiguate).
+    private func customFrame(_ c: Candidate, _ entry: CustomGrammar.Entry) -> IntentFrame {
+        var parameters: [Parameter] = []
+        for capture in c.path.captures where capture.parameter != "_" {
+            let name = CustomGrammar.parameterName(capture.parameter)
+            guard let p = entry.intent.parameter(name) else { continue }
+            switch capture.value {
+            case .words:
+                let (raw, span) = surface(c, capture.range)
+                parameters.append(Parameter(name: name, value: .text(raw), raw: raw, span: span))
+            case .list(let items):
+                for item in items {
+                    let (raw, span) = surface(c, item)
+                    parameters.append(Parameter(name: name, value: .text(raw), raw: raw, span: span))
+                }
+            case .entity(let entity):
+                if case .number(let n) = entity.value {
+                    parameters.append(Parameter(name: name, value: .number(n), raw: entity.text, span: entity.span))
+                }
+            case .enumeration(let value):
+                let (raw, span) = surface(c, capture.range)
+                let values = c.custom?.enumerations[capture.parameter]?.values(of: c.units[capture.range].map(\.key)[...]) ?? [value]
+                let typed: ParameterValue = values.count > 1 ? .text(raw) : p.type == .boolean ? .boolean(value == "true") : .enumCase(value)
+                parameters.append(Parameter(name: name, value: typed, raw: raw, span: span))
+            case .goal, .app:
+                continue
+            }
+        }
+        let confidence = min(0.99, 0.6 + 0.39 * c.coverage)
+        return IntentFrame(domain: "custom", name: entry.intent.name, app: entry.app.name, confidence: (confidence * 1000).rounded() / 1000, parameters: parameters)
+    }
+
     /// The utterance's own text from the first unit to the last, verbatim; a final "."
     /// belongs to it when the vocabulary writes the name with one ("Bobo Jr.").
     private func surface(_ c: Candidate, _ range: Range<Int>) -> (String, Span) {
@@ -430,6 +549,15 @@ public final class IntentParser: UtteranceParser {
 
     // MARK: - Caches
 
+    func shortcutMatcher(for grammar: LanguageGrammar) throws -> ShortcutMatcher {
+        try shortcutMatchers.withLock { cache in
+            if let matcher = cache[grammar.language] { return matcher }
+            let matcher = try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar)
+            cache[grammar.language] = matcher
+            return matcher
+        }
+    }
+
     func grammar(for language: String) throws -> LanguageGrammar {
         guard LanguageGrammar.availableLanguages.contains(language) else {
             throw ParseError.unsupportedLanguage(language, supported: LanguageGrammar.availableLanguages)
@@ -443,11 +571,24 @@ public final class IntentParser: UtteranceParser {
         }
     }
 
+    /// The context's custom intents compiled for a language (empty when none is localized to it).
+    func customGrammar(for grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) throws -> CustomGrammar {
+        try customGrammars.withLock { cache in
+            if let custom = cache[grammar.language] { return custom }
+            let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
+                mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
+            }
+            cache[grammar.language] = custom
+            return custom
+        }
+    }
+
     func vocabularies(for language: String, grammar: LanguageGrammar) -> [String: PhraseSet] {
         vocabularies.withLock { cache in
             if let sets = cache[language] { return sets }
             var sets: [String: PhraseSet] = [:]
             let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
+                .union(context.apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
             for type in types {
                 var set = PhraseSet()
                 let items = context.vocabulary(type)

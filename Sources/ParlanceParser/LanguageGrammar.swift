@@ -35,6 +35,8 @@ final class LanguageGrammar: Sendable {
     /// The language's common vocabulary by type (e.g. workout activities), used with the context's.
     let vocabulary: [String: [String]]
     let tokenizer: Tokenizer
+    /// The rules of every sentence file, for grammars built on this one (custom intents).
+    let rules: [String: TemplatePattern]
 
     /// The grammar folder: the bundled one, or `PARLANCE_GRAMMAR_DIR` when set (for grammar
     /// authors: edit the `.sentences` files and try them without rebuilding).
@@ -76,18 +78,12 @@ final class LanguageGrammar: Sendable {
         }
         self.templates = templates
 
+        self.rules = rules
         func keys(_ word: String) -> [String] { LanguageGrammar.unitKeys(tokenizer.tokenize(word)) }
         var builder = AutomatonBuilder(rules: rules, keys: keys)
 
         func compile(verbified: Bool) throws -> Compiled {
-            builder.automaton = Automaton()
-            let start = builder.automaton.newState()
-            let hub = builder.automaton.newState()
-            builder.source = "\(language)/common.sentences <prefix>"
-            try builder.add(.rule("prefix"), from: start, to: hub)
-            var ends: [String: Int] = [:]
-            var accepting: [Int: String] = [:]
-            for (index, template) in templates.enumerated() where template.verbified == verbified {
+            try LanguageGrammar.compile(templates, verbified: verbified, language: language, builder: &builder) { template in
                 guard let spec = catalogue.intent(template.intent) else {
                     throw GrammarError.file(template.source, "unknown intent '\(template.intent)'")
                 }
@@ -96,28 +92,8 @@ final class LanguageGrammar: Sendable {
                         throw GrammarError.file(template.source, "\(spec.name) has no value \(parameter)=\(value)")
                     }
                 }
-                if ends[template.intent] == nil {
-                    let end = builder.automaton.newState()
-                    let final = builder.automaton.newState()
-                    builder.source = "\(language)/common.sentences <suffix>"
-                    builder.fillers = true
-                    try builder.add(.rule("suffix"), from: end, to: final)
-                    builder.fillers = false
-                    ends[template.intent] = end
-                    accepting[final] = template.intent
-                }
-                let templateEnd = builder.automaton.newState()
-                builder.source = template.source
-                builder.slot = { name in LanguageGrammar.slot(name, spec) }
-                do {
-                    try builder.add(template.pattern, from: hub, to: templateEnd)
-                } catch let error as TemplateSyntaxError {
-                    throw GrammarError.file(template.source, error.message)
-                }
-                builder.automaton.connect(templateEnd, .accept(index), ends[template.intent]!)
+                return { name in LanguageGrammar.slot(name, spec) }
             }
-            builder.automaton.close()
-            return Compiled(automaton: builder.automaton, start: start, accepting: accepting)
         }
         self.main = try compile(verbified: false)
         self.verbified = try compile(verbified: true)
@@ -161,6 +137,52 @@ final class LanguageGrammar: Sendable {
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
         self.enumerations = enumerations
+    }
+
+    /// A fresh builder over this grammar's rules and tokenizer.
+    func makeBuilder() -> AutomatonBuilder {
+        let tokenizer = self.tokenizer
+        return AutomatonBuilder(rules: rules, keys: { LanguageGrammar.unitKeys(tokenizer.tokenize($0)) })
+    }
+
+    /// Compiles the templates (the verbified ones, or the others) into one automaton:
+    /// `<prefix>`, then any template, then its intent's `<suffix>`. `slots` checks a template
+    /// and says what its `{slots}` match.
+    static func compile(
+        _ templates: [SentenceFile.Template], verbified: Bool, language: String, builder: inout AutomatonBuilder,
+        slots: (SentenceFile.Template) throws -> (String) -> Automaton.Slot?
+    ) throws -> Compiled {
+        builder.automaton = Automaton()
+        let start = builder.automaton.newState()
+        let hub = builder.automaton.newState()
+        builder.source = "\(language)/common.sentences <prefix>"
+        try builder.add(.rule("prefix"), from: start, to: hub)
+        var ends: [String: Int] = [:]
+        var accepting: [Int: String] = [:]
+        for (index, template) in templates.enumerated() where template.verbified == verbified {
+            let slot = try slots(template)
+            if ends[template.intent] == nil {
+                let end = builder.automaton.newState()
+                let final = builder.automaton.newState()
+                builder.source = "\(language)/common.sentences <suffix>"
+                builder.fillers = true
+                try builder.add(.rule("suffix"), from: end, to: final)
+                builder.fillers = false
+                ends[template.intent] = end
+                accepting[final] = template.intent
+            }
+            let templateEnd = builder.automaton.newState()
+            builder.source = template.source
+            builder.slot = slot
+            do {
+                try builder.add(template.pattern, from: hub, to: templateEnd)
+            } catch let error as TemplateSyntaxError {
+                throw GrammarError.file(template.source, error.message)
+            }
+            builder.automaton.connect(templateEnd, .accept(index), ends[template.intent]!)
+        }
+        builder.automaton.close()
+        return Compiled(automaton: builder.automaton, start: start, accepting: accepting)
     }
 
     /// `lexicon.json`: enum values in the language's words, words that are never names,

@@ -126,12 +126,24 @@ struct PhraseSet: Sendable {
 /// Phrases of an enum parameter's values in one language: "missed" → ["missed", "unanswered"].
 struct PhraseLexicon: Sendable {
     private(set) var entries: [[String]: String] = [:]
+    /// Phrases that name more than one value ("chicken" for two chicken soups), with all of them.
+    private(set) var shared: [[String]: [String]] = [:]
     private(set) var longest = 0
 
     mutating func insert(_ keys: [String], value: String) {
         guard !keys.isEmpty else { return }
-        if entries[keys] == nil { entries[keys] = value }
+        if let existing = entries[keys] {
+            if existing != value, !(shared[keys] ?? []).contains(value) { shared[keys, default: [existing]].append(value) }
+        } else {
+            entries[keys] = value
+        }
         longest = max(longest, keys.count)
+    }
+
+    /// Every value a phrase names (one for most phrases; none for an unknown phrase).
+    func values(of keys: ArraySlice<String>) -> [String] {
+        let phrase = Array(keys)
+        return shared[phrase] ?? entries[phrase].map { [$0] } ?? []
     }
 
     /// Matches starting at `start`: (end, value, exact). A single long word may have one slip.
@@ -174,6 +186,10 @@ enum MatchScores {
     /// Unknown words of a string (a search term): a little less likely than a place.
     static let stringToken = -0.25
     static let guardedToken = -1.0
+    /// The most donations add to a reading (all of it for an intent the user does very often
+    /// and recently, half for one donation today): enough to decide a near-tie, never to
+    /// overturn a clearly better reading.
+    static let donation = 0.4
 }
 
 /// Runs an automaton over units [from, to) and returns, for each accepting state reached

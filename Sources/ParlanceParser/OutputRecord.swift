@@ -53,6 +53,8 @@ public struct OutputRecord: Sendable, Encodable {
     /// Why there is no intent ("MonkeyFit does not handle sendMessage"), when none.
     public let reason: String?
     public let explanation: Explanation?
+    /// The shortcut said, or the shortcuts to choose between (records.md extension).
+    public let shortcut: Resolution?
     public let error: RecordError?
 
     public init(id: String?, locale: String?, text: String, result: ParseResult, explain: Bool) {
@@ -63,6 +65,7 @@ public struct OutputRecord: Sendable, Encodable {
         self.alternatives = result.alternatives.map(Intent.init)
         self.reason = result.reason
         self.explanation = explain ? result.explanation : nil
+        self.shortcut = result.shortcut
         self.error = nil
     }
 
@@ -74,10 +77,11 @@ public struct OutputRecord: Sendable, Encodable {
         self.alternatives = []
         self.reason = nil
         self.explanation = nil
+        self.shortcut = nil
         self.error = error
     }
 
-    enum CodingKeys: String, CodingKey { case id, locale, text, intent, alternatives, reason, explanation, error }
+    enum CodingKeys: String, CodingKey { case id, locale, text, intent, alternatives, reason, explanation, shortcut, error }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -88,6 +92,7 @@ public struct OutputRecord: Sendable, Encodable {
         try c.encode(alternatives, forKey: .alternatives)
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(explanation, forKey: .explanation)
+        try c.encodeIfPresent(shortcut, forKey: .shortcut)
         try c.encode(error, forKey: .error)
     }
 }

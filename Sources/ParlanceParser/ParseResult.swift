@@ -18,12 +18,17 @@ public struct ParseResult: Sendable, Hashable, Codable {
     public let reason: String?
     /// How the decision was made.
     public let explanation: Explanation
+    /// When the utterance said one of the user's shortcut phrases: `success` with that
+    /// shortcut (id, phrase, score), or `disambiguation` between the 2 or more shortcuts it
+    /// is equally near (then `intent` is nil and `alternatives` holds their frames).
+    public let shortcut: Resolution?
 
-    public init(intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation) {
+    public init(intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation, shortcut: Resolution? = nil) {
         self.intent = intent
         self.alternatives = alternatives
         self.reason = reason
         self.explanation = explanation
+        self.shortcut = shortcut
     }
 }
 

@@ -17,6 +17,9 @@ import ParlanceParser
 /// 4. A group larger than `maximumOptions` → `needsMoreDetails` (80 contacts called Bobo);
 ///    2 to `maximumOptions` → `disambiguation`, best first by score plus prior (the item
 ///    scores shown include the prior, capped at 1).
+/// 4a. Before that, donations: when one item of a group of 2 or more has a donation weight
+///    `donationLead` above every other's (the user picks it often and recently), it is
+///    offered alone as `confirmationRequired`.
 /// 5. A group of one: `success` when every said word matched a word of the item exactly
 ///    ("Wei" for Wei Zhang), `confirmationRequired` when some matched only approximately
 ///    (sound-alike, misspelled, initial, prefix).
@@ -32,6 +35,10 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
     public var priorWeight: Double
     /// At most this many candidate forms are scored per query (most promising first).
     public var maximumCandidates: Int
+    /// How far one item's donation weight (0 to 1) must lead every other's in a tie for the
+    /// donations to pick it: 0.3, so one donation today (0.5) decides a tie with an item
+    /// never chosen, one four weeks old (0.2) does not.
+    public var donationLead: Double = 0.3
 
     public init(minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02, maximumCandidates: Int = 32) {
         self.minimumScore = minimumScore
@@ -51,6 +58,9 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
         /// 0 for the most important item of its set, rising.
         public let rank: Int
         public let prior: Double
+        /// The donations' weight for the item (0 to 1): how often and recently the user chose
+        /// it for this parameter. Decides ties only (`donationLead`).
+        public var donation: Double = 0
         public var total: Double { match.score + prior }
     }
 
@@ -72,6 +82,15 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
             group = whole
         } else {
             group = kept.filter { $0.match.score >= best.match.score - groupMargin }
+        }
+        // Donations decide a tie when one item leads the rest clearly: a guess from habit,
+        // so it is put to the user as a confirmation.
+        if group.count >= 2 {
+            let byDonation = group.sorted { $0.donation > $1.donation }
+            if byDonation[0].donation - byDonation[1].donation >= donationLead {
+                return Resolution(kind: .confirmationRequired, items: [item(byDonation[0])],
+                                  reason: "\(group.count) \(type) items match '\(said)'; '\(byDonation[0].display)' is the one chosen most (donations \(format(byDonation[0].donation)))")
+            }
         }
         if group.count > maximumOptions {
             return Resolution(kind: .needsMoreDetails, reason: "\(group.count)\(group.count >= maximumCandidates ? " or more" : "") \(type) items match '\(said)'")

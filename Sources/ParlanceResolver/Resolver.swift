@@ -1,6 +1,7 @@
 import Foundation
 import ParlanceParser
 import ParlanceText
+import Synchronization
 
 /// Resolves said names against the apps' vocabularies, as SiriKit's resolve stage does.
 ///
@@ -15,12 +16,28 @@ public final class Resolver: Sendable {
     public let store: VocabularyStore
     public let policy: ResolutionPolicy
     public let catalogue: IntentCatalogue
+    /// The user's donations: an item the user picked often and recently for a parameter wins
+    /// a tie for it (see `ResolutionPolicy.donationLead`).
+    public let donations: DonationLog
+    /// Custom enum parameters' cases as vocabulary sets, by app, intent, parameter, language.
+    private let caseSets = Mutex<[String: VocabularySet]>([:])
 
-    public init(context: ParserContext, store: VocabularyStore? = nil, policy: ResolutionPolicy = .standard, catalogue: IntentCatalogue = .standard) {
+    public init(
+        context: ParserContext, store: VocabularyStore? = nil, policy: ResolutionPolicy = .standard, catalogue: IntentCatalogue = .standard,
+        donations: DonationLog? = nil
+    ) {
         self.context = context
         self.store = store ?? VocabularyStore(context: context)
         self.policy = policy
         self.catalogue = catalogue
+        self.donations = donations ?? DonationLog(context.donations)
+    }
+
+    /// Whose donations count for a query: an app's intent parameter, at a time.
+    struct DonationScope {
+        var intent: String
+        var parameter: String
+        var time: Double
     }
 
     /// A resolution with the scored candidates behind it (best first), for explaining.
@@ -47,7 +64,22 @@ public final class Resolver: Sendable {
         return try resolve(said, apps: apps, type: type, language: locale.language)
     }
 
-    func resolve(_ said: String, apps: [String], type: String, language: String) throws(ResolverError) -> Answer {
+    func resolve(_ said: String, apps: [String], type: String, language: String, donated: DonationScope? = nil) throws(ResolverError) -> Answer {
+        var searched: [(app: String, set: VocabularySet, prioritized: Bool)] = []
+        for app in apps {
+            let (user, appSet) = store.sets(app: app, type: type, language: language)
+            if let user, !user.items.isEmpty { searched.append((app, user, true)) }
+            if let appSet, !appSet.items.isEmpty { searched.append((app, appSet, false)) }
+        }
+        guard !searched.isEmpty else {
+            let owner = apps.count == 1 ? apps[0] : "no app"
+            return Answer(resolution: Resolution(kind: .unsupported, reason: "\(owner) has no \(type) vocabulary"), candidates: [])
+        }
+        return try resolve(said, in: searched, type: type, language: language, donated: donated)
+    }
+
+    /// Scores a said name against vocabulary sets and decides.
+    func resolve(_ said: String, in sets: [(app: String, set: VocabularySet, prioritized: Bool)], type: String, language: String, donated: DonationScope?) throws(ResolverError) -> Answer {
         let rules: SoundAlike
         do { rules = try SoundAlike.forLanguage(language) } catch { throw .data("\(error)") }
         var sounds = SoundKeys(rules: rules)
@@ -57,31 +89,26 @@ public final class Resolver: Sendable {
         }
         let scorer = NameScorer(query: query)
         var best: [String: ResolutionPolicy.Candidate] = [:]
-        var searched = 0
-        for app in apps {
-            let (user, appSet) = store.sets(app: app, type: type, language: language)
-            for (set, prioritized) in [(user, true), (appSet, false)] {
-                guard let set, !set.items.isEmpty else { continue }
-                searched += set.items.count
-                let index: VocabularyIndex
-                do { index = try set.index(language: language) } catch { throw .data("\(error)") }
-                let last = max(1, set.items.count - 1)
-                for form in index.candidates(for: query, limit: policy.maximumCandidates) {
-                    let itemIndex = Int(index.formItem[form])
-                    let item = index.items[itemIndex]
-                    let match = scorer.score(formText: index.formText[form],
-                                             sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
-                                             isPronunciation: index.formIsPronunciation[form])
-                    let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
-                    let candidate = ResolutionPolicy.Candidate(id: item.id, display: item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)
-                    if let existing = best[item.id], existing.total >= candidate.total { continue }
-                    best[item.id] = candidate
+        let useDonations = donated != nil && !donations.isEmpty
+        for (app, set, prioritized) in sets {
+            let index: VocabularyIndex
+            do { index = try set.index(language: language) } catch { throw .data("\(error)") }
+            let last = max(1, set.items.count - 1)
+            for form in index.candidates(for: query, limit: policy.maximumCandidates) {
+                let itemIndex = Int(index.formItem[form])
+                let item = index.items[itemIndex]
+                let match = scorer.score(formText: index.formText[form],
+                                         sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
+                                         isPronunciation: index.formIsPronunciation[form])
+                let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
+                var candidate = ResolutionPolicy.Candidate(id: item.id, display: item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)
+                if useDonations, let donated {
+                    let weight = donations.weight(app: app, intent: donated.intent, parameter: donated.parameter, value: item.id, at: donated.time)
+                    candidate.donation = (weight * 1000).rounded() / 1000
                 }
+                if let existing = best[item.id], existing.total >= candidate.total { continue }
+                best[item.id] = candidate
             }
-        }
-        guard searched > 0 else {
-            let owner = apps.count == 1 ? apps[0] : "no app"
-            return Answer(resolution: Resolution(kind: .unsupported, reason: "\(owner) has no \(type) vocabulary"), candidates: [])
         }
         let candidates = best.values.sorted { $0.total != $1.total ? $0.total > $1.total : $0.rank < $1.rank }
         return Answer(resolution: policy.decide(candidates, said: said, type: type), candidates: candidates)
@@ -89,7 +116,10 @@ public final class Resolver: Sendable {
 
     /// The frame with a resolution on every parameter that has a vocabulary type or that the
     /// app does not use, and `missing` listing required parameters not said (`needsValue`).
-    public func resolve(_ frame: IntentFrame, locale: ParlanceLocale) throws(ResolverError) -> IntentFrame {
+    /// `time` (seconds since 1970, default now) is when donations are weighed from.
+    public func resolve(_ frame: IntentFrame, locale: ParlanceLocale, time: Double? = nil) throws(ResolverError) -> IntentFrame {
+        let time = time ?? Date().timeIntervalSince1970
+        if frame.domain == "custom" { return try resolveCustom(frame, language: locale.language, time: time) }
         guard let spec = catalogue.intent(frame.name) else { return frame }
         let appDefinition = frame.app.flatMap { name in context.apps.first { $0.name == name } }
         let apps = appDefinition.map { [$0.name] } ?? context.apps(handling: frame.name).map(\.name)
@@ -102,12 +132,59 @@ public final class Resolver: Sendable {
                 continue
             }
             guard let type = parameterSpec.vocabulary, case .text(let said) = parameter.value else { continue }
-            resolved.parameters[i].resolution = try resolve(said, apps: apps, type: type, language: locale.language).resolution
+            resolved.parameters[i].resolution = try resolve(said, apps: apps, type: type, language: locale.language,
+                                                            donated: DonationScope(intent: frame.name, parameter: parameter.name, time: time)).resolution
         }
         resolved.missing = spec.parameters.filter { p in
             p.required && !frame.parameters.contains { $0.name == p.name } && (appDefinition?.uses(p.name, of: frame.name) ?? true)
         }.map { MissingParameter(name: $0.name, resolution: Resolution(kind: .needsValue, reason: "\(frame.name) needs \($0.name)")) }
         return resolved
+    }
+}
+
+extension Resolver {
+    /// A custom intent's frame: enum values against the cases' names in the language (a
+    /// name two cases share is a disambiguation, which donations may decide), objects against
+    /// their vocabulary type, required parameters not said → `needsValue`.
+    func resolveCustom(_ frame: IntentFrame, language: String, time: Double) throws(ResolverError) -> IntentFrame {
+        guard let app = context.apps.first(where: { $0.name == frame.app }), let intent = app.customIntents.first(where: { $0.name == frame.name }) else {
+            return frame
+        }
+        var resolved = frame
+        for i in resolved.parameters.indices {
+            let parameter = resolved.parameters[i]
+            guard let p = intent.parameter(parameter.name) else { continue }
+            let scope = DonationScope(intent: intent.name, parameter: p.name, time: time)
+            switch p.type {
+            case .enum:
+                let set = caseSet(app: app, intent: intent, parameter: p, language: language)
+                let answer = try resolve(parameter.raw, in: [(app.name, set, false)], type: "\(intent.name).\(p.name)", language: language, donated: scope)
+                let r = answer.resolution
+                resolved.parameters[i].resolution = Resolution(
+                    kind: r.kind, items: r.items.map { .init(id: $0.id, display: p.caseName($0.id, language: language), score: $0.score) }, reason: r.reason)
+            case .object:
+                guard let type = p.vocabulary, case .text(let said) = parameter.value else { continue }
+                resolved.parameters[i].resolution = try resolve(said, apps: [app.name], type: type, language: language, donated: scope).resolution
+            default:
+                continue
+            }
+        }
+        resolved.missing = intent.parameters.filter { p in p.required && !frame.parameters.contains { $0.name == p.name } }
+            .map { MissingParameter(name: $0.name, resolution: Resolution(kind: .needsValue, reason: "\(intent.name) needs \($0.name)")) }
+        return resolved
+    }
+
+    /// An enum parameter's cases as one vocabulary set: an item per name in the language (its
+    /// id the case id), built once.
+    func caseSet(app: AppDefinition, intent: CustomIntent, parameter: CustomIntent.Parameter, language: String) -> VocabularySet {
+        caseSets.withLock { sets in
+            let key = "\(app.name)\u{1}\(intent.name)\u{1}\(parameter.name)\u{1}\(language)"
+            if let set = sets[key] { return set }
+            let items = parameter.cases.flatMap { c in (c.names[language] ?? [c.id]).map { VocabularyItem(id: c.id, phrase: $0) } }
+            let set = VocabularySet(items)
+            sets[key] = set
+            return set
+        }
     }
 }
 
@@ -136,13 +213,14 @@ public struct ResolvingParser: UtteranceParser {
     }
 
     public init(context: ParserContext) throws {
-        self.init(parser: try IntentParser(context: context), resolver: Resolver(context: context))
+        let donations = DonationLog(context.donations)
+        self.init(parser: try IntentParser(context: context, donations: donations), resolver: Resolver(context: context, donations: donations))
     }
 
     public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult {
         let result = try parser.parse(text, locale: locale, referenceTime: referenceTime)
         guard let intent = result.intent else { return result }
-        return ParseResult(intent: try resolver.resolve(intent, locale: locale), alternatives: result.alternatives,
-                           reason: result.reason, explanation: result.explanation)
+        return ParseResult(intent: try resolver.resolve(intent, locale: locale, time: referenceTime.secondsSince1970), alternatives: result.alternatives,
+                           reason: result.reason, explanation: result.explanation, shortcut: result.shortcut)
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import ParlanceText
+import Synchronization
+
+/// An interaction an app donated after the user did something (as `INInteraction.donate`):
+/// the intent with its parameters, an identifier, an optional group, and when.
+///
+/// In a context file (records.md extension), `"donations": [...]`:
+/// ```json
+/// {"id": "d1", "group": "orders", "app": "Soup Chef", "intent": "orderSoup",
+///  "parameters": {"soup": "chickenNoodle", "quantity": 1}, "date": "2026-11-20T12:30:00Z"}
+/// ```
+/// Parameter values are enum case ids, vocabulary item ids, numbers or text.
+public struct Donation: Sendable, Hashable, Codable {
+    public var id: String
+    public var group: String?
+    public var app: String
+    public var intent: String
+    public var parameters: [String: ParameterValue]
+    /// When the user did it (ISO 8601, with a UTC offset or Z).
+    public var date: String
+    /// `date` in seconds since 1970 (UTC).
+    public let time: Double
+
+    public init(id: String, group: String? = nil, app: String, intent: String, parameters: [String: ParameterValue] = [:], date: ReferenceTime) {
+        self.id = id
+        self.group = group
+        self.app = app
+        self.intent = intent
+        self.parameters = parameters
+        self.date = date.description
+        self.time = date.secondsSince1970
+    }
+
+    enum CodingKeys: String, CodingKey { case id, group, app, intent, parameters, date }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        group = try c.decodeIfPresent(String.self, forKey: .group)
+        app = try c.decode(String.self, forKey: .app)
+        intent = try c.decode(String.self, forKey: .intent)
+        parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
+        date = try c.decode(String.self, forKey: .date)
+        do { time = try ReferenceTime(iso8601: date).secondsSince1970 } catch {
+            throw DecodingError.dataCorruptedError(forKey: .date, in: c, debugDescription: "'\(date)' is not an ISO 8601 date and time: \(error)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(group, forKey: .group)
+        try c.encode(app, forKey: .app)
+        try c.encode(intent, forKey: .intent)
+        try c.encode(parameters, forKey: .parameters)
+        try c.encode(date, forKey: .date)
+    }
+}
+
+/// The donations of one user, with SiriKit's deletion semantics (`INInteraction.delete(with:)`
+/// by identifiers, by group identifier, `deleteAll()`), and what they say about the user's
+/// habits: a weight from 0 to 1 for an app, an intent, or a parameter value, higher for
+/// what the user did often and recently.
+///
+/// Weights are computed from the donations present when asked, never cached: once
+/// `delete` returns, a deleted donation has no effect at all on any later parse or
+/// resolution. Thread-safe.
+public final class DonationLog: Sendable {
+    private let donations: Mutex<[Donation]>
+    /// A donation's contribution halves every `halfLife` seconds (default 14 days).
+    public let halfLife: Double
+
+    public init(_ donations: [Donation] = [], halfLifeDays: Double = 14) {
+        self.donations = Mutex(donations)
+        self.halfLife = halfLifeDays * 86_400
+    }
+
+    /// Records a donation; one with the same id replaces the earlier one.
+    public func record(_ donation: Donation) {
+        donations.withLock { list in
+            list.removeAll { $0.id == donation.id }
+            list.append(donation)
+        }
+    }
+
+    public func delete(ids: Set<String>) { donations.withLock { $0.removeAll { ids.contains($0.id) } } }
+
+    public func delete(group: String) { donations.withLock { $0.removeAll { $0.group == group } } }
+
+    public func deleteAll() { donations.withLock { $0.removeAll() } }
+
+    public var all: [Donation] { donations.withLock { $0 } }
+
+    public var isEmpty: Bool { donations.withLock { $0.isEmpty } }
+
+    /// How much the user does what `matching` selects, at `time` (seconds since 1970): with
+    /// s the sum over matching donations of 0.5^(age / half-life), s / (1 + s). One donation
+    /// today gives 0.5, three today 0.75, one four weeks old 0.2; none gives 0.
+    public func weight(at time: Double, where matching: (Donation) -> Bool) -> Double {
+        let sum = donations.withLock { list in
+            list.reduce(0.0) { sum, d in
+                guard matching(d) else { return sum }
+                let age = max(0, time - d.time)
+                return sum + pow(0.5, age / halfLife)
+            }
+        }
+        return sum / (1 + sum)
+    }
+
+    /// The weight of an app's intent.
+    public func weight(app: String, intent: String, at time: Double) -> Double {
+        weight(at: time) { $0.app == app && $0.intent == intent }
+    }
+
+    /// The weight of a parameter value (an enum case id, a vocabulary item id, or its text,
+    /// folded) of an app's intent.
+    public func weight(app: String, intent: String, parameter: String, value: String, at time: Double) -> Double {
+        let key = TextNormalizer.key(value)
+        return weight(at: time) { d in
+            guard d.app == app, d.intent == intent, let v = d.parameters[parameter] else { return false }
+            return v.display == value || TextNormalizer.key(v.display) == key
+        }
+    }
+}
+
+extension ReferenceTime {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var secondsSince1970: Double {
+        Double(date.days) * 86_400 + Double(hour * 3600 + minute * 60 + second - utcOffsetSeconds)
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import ParlanceText
+
+/// A shortcut: an intent of an app with fixed parameters, and the phrase the user assigned
+/// to it ("sopa del día" → Soup Chef orderSoup, soup = tomato, quantity = 1).
+///
+/// In a context file (records.md extension), `"shortcuts": [...]`:
+/// ```json
+/// {"id": "s1", "phrase": "sopa del día", "app": "Soup Chef", "intent": "orderSoup",
+///  "parameters": {"soup": "tomato", "quantity": 1}}
+/// ```
+/// `phrase` may be left out: the shortcut then has no phrase yet, and
+/// `suggestedPhrases(language:in:)` offers some.
+public struct Shortcut: Sendable, Hashable, Decodable {
+    public var id: String
+    public var phrase: String?
+    public var app: String
+    public var intent: String
+    public var parameters: [String: ParameterValue]
+
+    public init(id: String, phrase: String?, app: String, intent: String, parameters: [String: ParameterValue]) {
+        self.id = id
+        self.phrase = phrase
+        self.app = app
+        self.intent = intent
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: String, CodingKey { case id, phrase, app, intent, parameters }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        phrase = try c.decodeIfPresent(String.self, forKey: .phrase)
+        app = try c.decode(String.self, forKey: .app)
+        intent = try c.decode(String.self, forKey: .intent)
+        parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
+        if let phrase, phrase.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: .phrase, in: c, debugDescription: "a shortcut phrase cannot be empty (leave it out for a shortcut without one)")
+        }
+    }
+
+    /// Why the shortcut does not fit the context (unknown app, intent, parameter or enum
+    /// case), or nil.
+    func problem(in context: ParserContext, catalogue: IntentCatalogue) -> String? {
+        guard let app = context.apps.first(where: { $0.name == self.app }) else {
+            return "shortcut \(id): unknown app '\(self.app)' (the context has \(context.apps.map(\.name).joined(separator: ", ")))"
+        }
+        if let custom = app.customIntents.first(where: { $0.name == intent }) {
+            for (name, value) in parameters.sorted(by: { $0.key < $1.key }) {
+                guard let p = custom.parameter(name) else {
+                    return "shortcut \(id): \(intent) has no parameter '\(name)' (it has \(custom.parameters.map(\.name).joined(separator: ", ")))"
+                }
+                if p.type == .enum, !p.cases.contains(where: { $0.id == value.display }) {
+                    return "shortcut \(id): '\(value.display)' is not a case of \(intent).\(name) (\(p.cases.map(\.id).joined(separator: ", ")))"
+                }
+            }
+            return nil
+        }
+        guard app.handles(intent), let spec = catalogue.intent(intent) else {
+            return "shortcut \(id): \(app.name) does not handle '\(intent)'"
+        }
+        for name in parameters.keys.sorted() where spec.parameter(name) == nil {
+            return "shortcut \(id): \(intent) has no parameter '\(name)'"
+        }
+        return nil
+    }
+
+    /// The frame the shortcut runs: its intent with the fixed parameters (no spans: nothing
+    /// of it was said). Enum values are shown by their name in the language.
+    func frame(in context: ParserContext, catalogue: IntentCatalogue, language: String, confidence: Double) -> IntentFrame {
+        let app = context.apps.first { $0.name == self.app }
+        let custom = app?.customIntents.first { $0.name == intent }
+        let spec = catalogue.intent(intent)
+        var result: [Parameter] = []
+        for (name, value) in parameters.sorted(by: { $0.key < $1.key }) {
+            if let p = custom?.parameter(name) {
+                switch p.type {
+                case .enum: result.append(Parameter(name: name, value: .enumCase(value.display), raw: p.caseName(value.display, language: language), span: nil))
+                default: result.append(Parameter(name: name, value: value, raw: value.display, span: nil))
+                }
+            } else {
+                let typed: ParameterValue = spec?.parameter(name)?.type == .enum ? .enumCase(value.display) : value
+                result.append(Parameter(name: name, value: typed, raw: value.display, span: nil))
+            }
+        }
+        return IntentFrame(domain: custom != nil ? "custom" : spec?.domain ?? "custom", name: intent, app: self.app, confidence: confidence, parameters: result)
+    }
+}
+
+/// The shortcut phrases of a context in one language, and how an utterance matches them:
+/// tolerantly (case, accents, spacing, small slips: one edit in phrases of up to 12 letters,
+/// two in longer ones), after wake words and courtesies (the language's `<prefix>` and
+/// `<suffix>` rules). A phrase said exactly wins; an utterance near two or more phrases is
+/// not guessed: it ends in a disambiguation between them.
+struct ShortcutMatcher: Sendable {
+    struct Entry: Sendable {
+        var shortcut: Shortcut
+        var key: [Unicode.Scalar]
+    }
+
+    let entries: [Entry]
+    let prefix: LanguageGrammar.Compiled
+    let suffix: LanguageGrammar.Compiled
+
+    init(shortcuts: [Shortcut], grammar: LanguageGrammar) throws {
+        entries = shortcuts.compactMap { s in
+            guard let phrase = s.phrase else { return nil }
+            let key = LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)).joined(separator: " ")
+            return key.isEmpty ? nil : Entry(shortcut: s, key: Array(key.unicodeScalars))
+        }
+        var builder = grammar.makeBuilder()
+        func rule(_ name: String) throws -> LanguageGrammar.Compiled {
+            builder.automaton = Automaton()
+            let start = builder.automaton.newState()
+            let end = builder.automaton.newState()
+            builder.source = "\(grammar.language)/common.sentences <\(name)>"
+            try builder.add(.rule(name), from: start, to: end)
+            builder.automaton.close()
+            return LanguageGrammar.Compiled(automaton: builder.automaton, start: start, accepting: [end: name])
+        }
+        prefix = try rule("prefix")
+        suffix = try rule("suffix")
+    }
+
+    /// Edits a phrase of this many letters may differ by.
+    static func tolerance(_ length: Int) -> Int { length < 5 ? 0 : length <= 12 ? 1 : 2 }
+
+    /// One shortcut said: (shortcut, score from 0 to 1, exact).
+    struct Match { var shortcut: Shortcut; var score: Double; var exact: Bool }
+
+    /// The shortcuts the utterance says, best first: one exact match alone, or every phrase
+    /// within tolerance.
+    func matches(_ units: [MatchUnit]) -> [Match] {
+        guard !entries.isEmpty, !units.isEmpty else { return [] }
+        let oracle = SlotOracle(units: units, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
+        let prefixMatcher = AutomatonMatcher(automaton: prefix.automaton, oracle: oracle)
+        let suffixMatcher = AutomatonMatcher(automaton: suffix.automaton, oracle: oracle)
+        let starts = (0...min(4, units.count - 1)).filter { !prefixMatcher.run(start: prefix.start, accepting: prefix.acceptingStates, from: 0, to: $0).isEmpty }
+        var best: [String: Match] = [:]
+        for start in starts {
+            for end in stride(from: units.count, through: max(start + 1, units.count - 5), by: -1)
+            where !suffixMatcher.run(start: suffix.start, accepting: suffix.acceptingStates, from: end, to: units.count).isEmpty {
+                let said = Array(units[start..<end].map(\.key).joined(separator: " ").unicodeScalars)
+                for entry in entries {
+                    let length = max(said.count, entry.key.count)
+                    let allowed = Self.tolerance(entry.key.count)
+                    guard abs(said.count - entry.key.count) <= allowed else { continue }
+                    let distance = said == entry.key ? 0 : Self.distance(said, entry.key, limit: allowed)
+                    guard distance <= allowed else { continue }
+                    let match = Match(shortcut: entry.shortcut, score: 1 - Double(distance) / Double(length), exact: distance == 0)
+                    if let existing = best[entry.shortcut.id], existing.score >= match.score { continue }
+                    best[entry.shortcut.id] = match
+                }
+            }
+        }
+        let ranked = best.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.shortcut.id < $1.shortcut.id }
+        let exact = ranked.filter(\.exact)
+        return exact.count == 1 ? exact : ranked
+    }
+
+    /// Optimal string alignment distance, or `limit + 1` as soon as it must exceed `limit`.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, previous2[j - 2] + 1) }
+                current[j] = value
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > limit { return limit + 1 }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}
+
+extension ParserContext {
+    /// Phrases to offer for a shortcut (one without a phrase, typically), in a language:
+    /// the intent's example phrases with the shortcut's values in their slots and the app's
+    /// mention kept, those using every fixed value first, then the title of its shortcut
+    /// type; none that another shortcut's phrase already is (or nearly is).
+    public func suggestedPhrases(for shortcut: Shortcut, language: String) -> [String] {
+        guard let app = apps.first(where: { $0.name == shortcut.app }),
+            let intent = app.customIntents.first(where: { $0.name == shortcut.intent })
+        else { return [] }
+        func fill(_ text: String) -> String? {
+            var result = text
+            for slot in CustomIntent.slots(in: text) {
+                guard let value = shortcut.parameters[slot], let p = intent.parameter(slot) else { return nil }
+                let said = p.type == .enum ? p.caseName(value.display, language: language) : value.display
+                result = result.replacingOccurrences(of: "{\(slot)}", with: said)
+            }
+            return result.contains(where: { "[]()|<>".contains($0) }) ? nil : result
+        }
+        let fixed = Set(shortcut.parameters.keys)
+        let phrases = (intent.phrases[language] ?? []).filter { Set(CustomIntent.slots(in: $0)).isSubset(of: fixed) }
+            .sorted { Set(CustomIntent.slots(in: $0)).count > Set(CustomIntent.slots(in: $1)).count }
+        var result: [String] = []
+        for text in phrases.compactMap(fill) + intent.shortcutTypes.filter { Set($0.parameters) == fixed }.compactMap { $0.title[language].flatMap(fill) } {
+            let key = TextNormalizer.key(text)
+            let taken = shortcuts.contains { other in
+                guard let phrase = other.phrase, other.id != shortcut.id else { return false }
+                let otherKey = TextNormalizer.key(phrase)
+                return ShortcutMatcher.distance(Array(key.unicodeScalars), Array(otherKey.unicodeScalars), limit: 2) <= ShortcutMatcher.tolerance(otherKey.count)
+            }
+            if !taken, !result.contains(text) { result.append(text) }
+        }
+        return result
+    }
+}

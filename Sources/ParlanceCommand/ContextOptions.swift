@@ -7,19 +7,35 @@ struct ContextOptions: ParsableArguments {
     @Option(name: .long, help: "Context file (JSON: apps, intents, vocabularies). Default: the built-in demo (MonkeyChat, MonkeyFit, Soup Chef).")
     var context: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Donation journal (JSON Lines, replayed in order after the context's own donations): {\"donate\": {\"id\", \"group\", \"app\", \"intent\", \"parameters\", \"date\"}}, {\"delete\": {\"ids\": [...]}}, {\"delete\": {\"group\": \"g\"}}, {\"delete\": {\"all\": true}}.",
+        valueName: "file"))
+    var donations: String?
+
     /// The context; problems with the app vocabulary files it names are warned about on
     /// standard error (the rest of the context still loads).
     func load() throws -> ParserContext {
-        guard let context else { return .demo }
-        do {
-            let loaded = try ParserContext.load(contentsOf: URL(fileURLWithPath: context))
-            for diagnostic in loaded.diagnostics {
-                FileHandle.standardError.write(Data("parlance: \(diagnostic.description)\n".utf8))
+        var loaded: ParserContext
+        if let context {
+            do {
+                loaded = try ParserContext.load(contentsOf: URL(fileURLWithPath: context))
+            } catch {
+                throw ValidationError(error.description)
             }
-            return loaded
-        } catch {
-            throw ValidationError(error.description)
+        } else {
+            loaded = .demo
         }
+        for diagnostic in loaded.diagnostics {
+            FileHandle.standardError.write(Data("parlance: \(diagnostic.description)\n".utf8))
+        }
+        if let donations {
+            let log = DonationLog(loaded.donations)
+            do { try log.replay(contentsOf: URL(fileURLWithPath: donations), context: loaded) } catch {
+                throw ValidationError(error.description)
+            }
+            loaded.donations = log.all
+        }
+        return loaded
     }
 }
 

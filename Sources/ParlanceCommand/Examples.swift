@@ -6,7 +6,7 @@ import Parlance
 struct Examples: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List an app's example phrases in a language (\"What can I do with Soup Chef?\").",
-        discussion: "From the app's custom intents (their phrases) and its AppIntentVocabulary.plist (IntentPhrases)."
+        discussion: "From the app's custom intents (their phrases), its AppIntentVocabulary.plist (IntentPhrases), and the user's shortcuts for it (their phrases, or suggested phrases for a shortcut without one)."
     )
 
     @OptionGroup var contextOptions: ContextOptions
@@ -24,7 +24,7 @@ struct Examples: ParsableCommand {
         }
         let language: String
         do { language = try ParlanceLocale(locale).language } catch { throw ValidationError(error.description) }
-        let examples = definition.examples(language: language)
+        let examples = context.examples(app: definition.name, language: language)
         guard !examples.isEmpty else {
             throw ValidationError("\(definition.name) has no example phrases in \(language)")
         }

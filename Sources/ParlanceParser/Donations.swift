@@ -130,3 +130,74 @@ extension ReferenceTime {
         Double(date.days) * 86_400 + Double(hour * 3600 + minute * 60 + second - utcOffsetSeconds)
     }
 }
+
+/// One line of a donation journal (`--donations FILE`, JSON Lines, replayed in order):
+/// `{"donate": {…a Donation…}}`, `{"delete": {"ids": ["d1", "d2"]}}`,
+/// `{"delete": {"group": "orders"}}` or `{"delete": {"all": true}}`.
+public enum DonationEvent: Sendable, Hashable, Decodable {
+    case donate(Donation)
+    case deleteIDs(Set<String>)
+    case deleteGroup(String)
+    case deleteAll
+
+    enum CodingKeys: String, CodingKey { case donate, delete }
+    enum DeleteKeys: String, CodingKey { case ids, group, all }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let donation = try c.decodeIfPresent(Donation.self, forKey: .donate) {
+            self = .donate(donation)
+            return
+        }
+        guard c.contains(.delete) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected {\"donate\": {…}} or {\"delete\": {\"ids\"|\"group\"|\"all\": …}}"))
+        }
+        let d = try c.nestedContainer(keyedBy: DeleteKeys.self, forKey: .delete)
+        if let ids = try d.decodeIfPresent([String].self, forKey: .ids) {
+            self = .deleteIDs(Set(ids))
+        } else if let group = try d.decodeIfPresent(String.self, forKey: .group) {
+            self = .deleteGroup(group)
+        } else if try d.decodeIfPresent(Bool.self, forKey: .all) == true {
+            self = .deleteAll
+        } else {
+            throw DecodingError.dataCorruptedError(forKey: .all, in: d, debugDescription: "a deletion names \"ids\", a \"group\", or \"all\": true")
+        }
+    }
+}
+
+extension DonationLog {
+    public func apply(_ event: DonationEvent) {
+        switch event {
+        case .donate(let donation): record(donation)
+        case .deleteIDs(let ids): delete(ids: ids)
+        case .deleteGroup(let group): delete(group: group)
+        case .deleteAll: deleteAll()
+        }
+    }
+
+    /// Replays a journal file; an error names the file and line, and nothing of the file is
+    /// applied then (the journal is read whole first).
+    public func replay(contentsOf url: URL, context: ParserContext) throws(ContextError) {
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
+        }
+        var events: [DonationEvent] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            do {
+                let event = try JSONDecoder().decode(DonationEvent.self, from: Data(line.utf8))
+                if case .donate(let d) = event, !(context.apps.first { $0.name == d.app }?.handles(d.intent) ?? false) {
+                    throw ContextError(file: url.path, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context")
+                }
+                events.append(event)
+            } catch let error as ContextError {
+                throw error
+            } catch let error as DecodingError {
+                throw ContextError(file: url.path, message: "line \(n + 1): \(LanguageResources.describe(error))")
+            } catch {
+                throw ContextError(file: url.path, message: "line \(n + 1): \(error)")
+            }
+        }
+        events.forEach(apply)
+    }
+}

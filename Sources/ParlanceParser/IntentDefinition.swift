@@ -563,7 +563,9 @@ private struct IntentDefinitionReader {
                 warnings.append("\(combination.path): names '\(missing)', which is not a parameter of \(xcodeName); the shortcut type is left out")
                 continue
             }
-            if let unsupported = names.first(where: { leftOut.contains($0) }) {
+            // A parameter left out, in the combination or a placeholder of its title.
+            let used = names + titles.keys.sorted().flatMap { IntentDefinitionFile.placeholders(in: titles[$0] ?? "") }
+            if let unsupported = used.first(where: { leftOut.contains($0) }) {
                 let said = titles[baseLanguage].map { " ('\($0)')" } ?? ""
                 warnings.append("\(combination.path): uses \(xcodeName).\(unsupported), which is left out; the shortcut type and its phrases\(said) are left out")
                 continue

@@ -10,28 +10,32 @@ import ParlanceText
 ///  "parameters": {"soup": "tomato", "quantity": 1}}
 /// ```
 /// `phrase` may be left out: the shortcut then has no phrase yet, and
-/// `suggestedPhrases(language:in:)` offers some.
+/// `ParserContext.suggestedPhrases(for:language:)` offers some. `language` ("es"), when
+/// given, is the only language the phrase is listened for in.
 public struct Shortcut: Sendable, Hashable, Decodable {
     public var id: String
     public var phrase: String?
+    public var language: String?
     public var app: String
     public var intent: String
     public var parameters: [String: ParameterValue]
 
-    public init(id: String, phrase: String?, app: String, intent: String, parameters: [String: ParameterValue]) {
+    public init(id: String, phrase: String?, language: String? = nil, app: String, intent: String, parameters: [String: ParameterValue]) {
         self.id = id
         self.phrase = phrase
+        self.language = language
         self.app = app
         self.intent = intent
         self.parameters = parameters
     }
 
-    enum CodingKeys: String, CodingKey { case id, phrase, app, intent, parameters }
+    enum CodingKeys: String, CodingKey { case id, phrase, language, app, intent, parameters }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
         phrase = try c.decodeIfPresent(String.self, forKey: .phrase)
+        language = try c.decodeIfPresent(String.self, forKey: .language)
         app = try c.decode(String.self, forKey: .app)
         intent = try c.decode(String.self, forKey: .intent)
         parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
@@ -105,7 +109,7 @@ struct ShortcutMatcher: Sendable {
 
     init(shortcuts: [Shortcut], grammar: LanguageGrammar) throws {
         entries = shortcuts.compactMap { s in
-            guard let phrase = s.phrase else { return nil }
+            guard let phrase = s.phrase, s.language == nil || s.language == grammar.language else { return nil }
             let key = LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)).joined(separator: " ")
             return key.isEmpty ? nil : Entry(shortcut: s, key: Array(key.unicodeScalars))
         }
@@ -183,10 +187,26 @@ struct ShortcutMatcher: Sendable {
 }
 
 extension ParserContext {
+    /// "What can I do with this app?": its intents' example phrases (`AppDefinition.examples`),
+    /// then its shortcuts for the language ("shortcuts"): the user's phrases, and for a
+    /// shortcut without one, its suggested phrases ("suggested for <id>").
+    public func examples(app name: String, language: String) -> [(intent: String, phrases: [String])] {
+        guard let app = apps.first(where: { $0.name == name }) else { return [] }
+        var result = app.examples(language: language)
+        let mine = shortcuts.filter { $0.app == app.name && ($0.language == nil || $0.language == language) }
+        let said = mine.compactMap(\.phrase)
+        if !said.isEmpty { result.append(("shortcuts", said)) }
+        for shortcut in mine where shortcut.phrase == nil {
+            let suggested = suggestedPhrases(for: shortcut, language: language)
+            if !suggested.isEmpty { result.append(("suggested for \(shortcut.id)", suggested)) }
+        }
+        return result
+    }
+
     /// Phrases to offer for a shortcut (one without a phrase, typically), in a language:
-    /// the intent's example phrases with the shortcut's values in their slots and the app's
-    /// mention kept, those using every fixed value first, then the title of its shortcut
-    /// type; none that another shortcut's phrase already is (or nearly is).
+    /// the intent's example phrases that have a slot for each of the shortcut's values, filled
+    /// with them (the app's mention kept), then the title of its shortcut type; none that
+    /// another shortcut's phrase already is (or nearly is).
     public func suggestedPhrases(for shortcut: Shortcut, language: String) -> [String] {
         guard let app = apps.first(where: { $0.name == shortcut.app }),
             let intent = app.customIntents.first(where: { $0.name == shortcut.intent })
@@ -201,8 +221,8 @@ extension ParserContext {
             return result.contains(where: { "[]()|<>".contains($0) }) ? nil : result
         }
         let fixed = Set(shortcut.parameters.keys)
-        let phrases = (intent.phrases[language] ?? []).filter { Set(CustomIntent.slots(in: $0)).isSubset(of: fixed) }
-            .sorted { Set(CustomIntent.slots(in: $0)).count > Set(CustomIntent.slots(in: $1)).count }
+        // Only phrases that say every fixed value: a suggestion must ask for the shortcut itself.
+        let phrases = (intent.phrases[language] ?? []).filter { Set(CustomIntent.slots(in: $0)) == fixed }
         var result: [String] = []
         for text in phrases.compactMap(fill) + intent.shortcutTypes.filter { Set($0.parameters) == fixed }.compactMap { $0.title[language].flatMap(fill) } {
             let key = TextNormalizer.key(text)

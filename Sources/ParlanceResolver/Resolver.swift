@@ -79,7 +79,11 @@ public final class Resolver: Sendable {
     }
 
     /// Scores a said name against vocabulary sets and decides.
-    func resolve(_ said: String, in sets: [(app: String, set: VocabularySet, prioritized: Bool)], type: String, language: String, donated: DonationScope?) throws(ResolverError) -> Answer {
+    /// `display` names an item by its id (default: the phrase matched).
+    func resolve(
+        _ said: String, in sets: [(app: String, set: VocabularySet, prioritized: Bool)], type: String, language: String, donated: DonationScope?,
+        display: ((String) -> String)? = nil
+    ) throws(ResolverError) -> Answer {
         let rules: SoundAlike
         do { rules = try SoundAlike.forLanguage(language) } catch { throw .data("\(error)") }
         var sounds = SoundKeys(rules: rules)
@@ -101,7 +105,7 @@ public final class Resolver: Sendable {
                                          sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
                                          isPronunciation: index.formIsPronunciation[form])
                 let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
-                var candidate = ResolutionPolicy.Candidate(id: item.id, display: item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)
+                var candidate = ResolutionPolicy.Candidate(id: item.id, display: display?(item.id) ?? item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)
                 if useDonations, let donated {
                     let weight = donations.weight(app: app, intent: donated.intent, parameter: donated.parameter, value: item.id, at: donated.time)
                     candidate.donation = (weight * 1000).rounded() / 1000
@@ -158,10 +162,8 @@ extension Resolver {
             switch p.type {
             case .enum:
                 let set = caseSet(app: app, intent: intent, parameter: p, language: language)
-                let answer = try resolve(parameter.raw, in: [(app.name, set, false)], type: "\(intent.name).\(p.name)", language: language, donated: scope)
-                let r = answer.resolution
-                resolved.parameters[i].resolution = Resolution(
-                    kind: r.kind, items: r.items.map { .init(id: $0.id, display: p.caseName($0.id, language: language), score: $0.score) }, reason: r.reason)
+                resolved.parameters[i].resolution = try resolve(parameter.raw, in: [(app.name, set, false)], type: "\(intent.name).\(p.name)", language: language,
+                                                                donated: scope, display: { p.caseName($0, language: language) }).resolution
             case .object:
                 guard let type = p.vocabulary, case .text(let said) = parameter.value else { continue }
                 resolved.parameters[i].resolution = try resolve(said, apps: [app.name], type: type, language: language, donated: scope).resolution

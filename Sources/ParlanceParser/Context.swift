@@ -26,18 +26,24 @@ public struct ParserContext: Sendable, Decodable {
         apps = try c.decode([AppDefinition].self, forKey: .apps)
         shortcuts = try c.decodeIfPresent([Shortcut].self, forKey: .shortcuts) ?? []
         donations = try c.decodeIfPresent([Donation].self, forKey: .donations) ?? []
+    }
+
+    /// Shortcuts and donations must name apps and intents of the context (checked once the
+    /// intent definition files are in).
+    func validate(file: String) throws(ContextError) {
+        for app in apps {
+            for intent in app.customIntents {
+                if let problem = intent.problems().first { throw ContextError(file: file, message: "at apps.\(app.name).intents.\(intent.name): \(problem.message)") }
+            }
+        }
         var ids = Set<String>()
         for shortcut in shortcuts {
-            guard ids.insert(shortcut.id).inserted else {
-                throw DecodingError.dataCorruptedError(forKey: .shortcuts, in: c, debugDescription: "two shortcuts have the id '\(shortcut.id)'")
-            }
-            if let problem = shortcut.problem(in: self, catalogue: .standard) {
-                throw DecodingError.dataCorruptedError(forKey: .shortcuts, in: c, debugDescription: problem)
-            }
+            guard ids.insert(shortcut.id).inserted else { throw ContextError(file: file, message: "at shortcuts: two shortcuts have the id '\(shortcut.id)'") }
+            if let problem = shortcut.problem(in: self, catalogue: .standard) { throw ContextError(file: file, message: "at shortcuts: \(problem)") }
         }
         for donation in donations {
             guard let app = apps.first(where: { $0.name == donation.app }), app.handles(donation.intent) else {
-                throw DecodingError.dataCorruptedError(forKey: .donations, in: c, debugDescription: "donation \(donation.id): no app '\(donation.app)' handling '\(donation.intent)' in the context")
+                throw ContextError(file: file, message: "at donations: donation \(donation.id): no app '\(donation.app)' handling '\(donation.intent)' in the context")
             }
         }
     }
@@ -50,9 +56,41 @@ public struct ParserContext: Sendable, Decodable {
         do { data = try Data(contentsOf: url) } catch {
             throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
         }
-        var context = try decode(data, file: url.path)
+        var context = try decode(data, file: url.path, directory: url.deletingLastPathComponent())
         context.loadAppVocabularies(relativeTo: url.deletingLastPathComponent())
         return context
+    }
+
+    /// Imports every app's `intentDefinition` file (`IntentDefinitionFile`): its intents join
+    /// the app's. An intent the context also declares without parameters gets that
+    /// declaration's phrases, title and responses added (the way to give an imported intent
+    /// more phrases); one declared with parameters wins, with a warning. Unsupported
+    /// constructs and unreadable files become diagnostics.
+    public mutating func loadIntentDefinitions(relativeTo directory: URL) {
+        for a in apps.indices {
+            guard let path = apps[a].intentDefinition else { continue }
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+            do {
+                let file = try IntentDefinitionFile.load(contentsOf: url)
+                for warning in file.warnings {
+                    diagnostics.append(ContextError(file: url.path, message: "warning: \(warning)"))
+                }
+                for intent in file.intents {
+                    guard let i = apps[a].intents.firstIndex(where: { $0.name == intent.name }) else {
+                        apps[a].intents.append(.custom(intent))
+                        continue
+                    }
+                    // Declared in the context without parameters: phrases (and responses) to add.
+                    if case .custom(let inline) = apps[a].intents[i], inline.parameters.isEmpty {
+                        apps[a].intents[i] = .custom(intent.adding(inline))
+                    } else {
+                        diagnostics.append(ContextError(file: url.path, message: "warning: \(apps[a].name) declares \(intent.name) with its parameters in the context too; that declaration is used"))
+                    }
+                }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
     }
 
     /// Loads every app's `appVocabulary` files, by language; failures become diagnostics.
@@ -77,9 +115,16 @@ public struct ParserContext: Sendable, Decodable {
         }
     }
 
-    public static func decode(_ data: Data, file: String) throws(ContextError) -> ParserContext {
+    /// Decodes a context; with `directory`, imports the intent definition files it names
+    /// (relative to it) before checking shortcuts and donations.
+    public static func decode(_ data: Data, file: String, directory: URL? = nil) throws(ContextError) -> ParserContext {
         do {
-            return try JSONDecoder().decode(ParserContext.self, from: data)
+            var context = try JSONDecoder().decode(ParserContext.self, from: data)
+            if let directory { context.loadIntentDefinitions(relativeTo: directory) }
+            try context.validate(file: file)
+            return context
+        } catch let error as ContextError {
+            throw error
         } catch let error as DecodingError {
             throw ContextError(file: file, message: LanguageResources.describe(error))
         } catch {
@@ -132,11 +177,14 @@ public struct AppDefinition: Sendable, Decodable {
     public var appVocabularyItems: [String: [VocabularyItem]]
     /// The loaded `appVocabulary` files by language ("en").
     public var appVocabularyFiles: [String: AppIntentVocabulary] = [:]
+    /// An Xcode `.intentdefinition` file declaring custom intents (records.md extension),
+    /// relative to the context file; its `<lang>.lproj/*.strings` localize it.
+    public var intentDefinition: String?
     /// Intent parameters this app does not use ("requestPayment.note"): a value said for one
     /// resolves to `notRequired` (an extension of records.md).
     public var unusedParameters: Set<String>
 
-    enum CodingKeys: String, CodingKey { case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems, unusedParameters }
+    enum CodingKeys: String, CodingKey { case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems, unusedParameters, intentDefinition }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -150,6 +198,7 @@ public struct AppDefinition: Sendable, Decodable {
         userVocabulary = try c.decodeIfPresent([String: [VocabularyItem]].self, forKey: .userVocabulary) ?? [:]
         appVocabularyItems = try c.decodeIfPresent([String: [VocabularyItem]].self, forKey: .appVocabularyItems) ?? [:]
         unusedParameters = Set(try c.decodeIfPresent([String].self, forKey: .unusedParameters) ?? [])
+        intentDefinition = try c.decodeIfPresent(String.self, forKey: .intentDefinition)
         for entry in unusedParameters {
             let parts = entry.split(separator: ".").map(String.init)
             guard parts.count == 2, IntentCatalogue.standard.intent(parts[0])?.parameter(parts[1]) != nil else {

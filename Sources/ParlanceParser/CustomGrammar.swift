@@ -11,7 +11,8 @@ import ParlanceText
 /// - A phrase that starts with the app's name ("Soup Chef {quantity} {soup} soups") is a
 ///   verbified template; so is every phrase with its first word (the verb) left out, used
 ///   only when the app's name leads the utterance ("Soup Chef two tomato soups").
-/// - Slots take their parameter's type: an enum its cases' names in the language, integers
+/// - Slots take their parameter's type: an enum its cases' names in the language (and their
+///   plurals, `NamePlurals`), integers
 ///   and decimals a number, strings a few words, objects the names of their vocabulary type.
 /// - The intent's title in the language ("Order soup"), when it has no slots, is one more
 ///   phrase: the request said without its values.
@@ -73,6 +74,12 @@ final class CustomGrammar: Sendable {
                         var lexicon = PhraseLexicon()
                         for c in p.cases {
                             for name in c.names[language] ?? [] { lexicon.insert(keys(name), value: c.id) }
+                        }
+                        // Plurals after every name, so that a plural never hides a name.
+                        for c in p.cases {
+                            for name in c.names[language] ?? [] {
+                                for plural in NamePlurals.variants(name, language: language) { lexicon.insert(keys(plural), value: c.id) }
+                            }
                         }
                         if lexicon.longest > 0 {
                             enumerations[slotName] = lexicon

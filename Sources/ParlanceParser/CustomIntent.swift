@@ -131,7 +131,9 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
         phrases = try c.decodeIfPresent([String: [String]].self, forKey: .phrases) ?? [:]
         shortcutTypes = try c.decodeIfPresent([ShortcutType].self, forKey: .shortcutTypes) ?? []
         responses = try c.decodeIfPresent([String: Response].self, forKey: .responses) ?? [:]
-        if let problem = problems().first {
+        // A declaration without parameters may add phrases to an intent imported from an
+        // `.intentdefinition` file: its slots are checked once that file is in.
+        if !parameters.isEmpty, let problem = problems().first {
             throw DecodingError.dataCorruptedError(forKey: problem.key, in: c, debugDescription: problem.message)
         }
     }
@@ -171,6 +173,18 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
     }
 
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
+
+    /// This intent with a supplement's phrases added (per language, no repeats), and its title
+    /// and responses where it has them.
+    func adding(_ supplement: CustomIntent) -> CustomIntent {
+        var phrases = self.phrases
+        for (language, list) in supplement.phrases {
+            for phrase in list where !(phrases[language] ?? []).contains(phrase) { phrases[language, default: []].append(phrase) }
+        }
+        return CustomIntent(
+            name: name, category: supplement.category ?? category, title: title.merging(supplement.title) { $1 }, confirmation: confirmation || supplement.confirmation,
+            parameters: parameters, phrases: phrases, shortcutTypes: shortcutTypes + supplement.shortcutTypes, responses: responses.merging(supplement.responses) { $1 })
+    }
 
     /// A phrase with sample values in its slots: an enum's first case, 2 for numbers.
     public func example(_ phrase: String, language: String) -> String {

@@ -158,6 +158,18 @@ struct PhraseLexicon: Sendable {
                 break
             }
         }
+        // A phrase of several words with one of them a little different ("tomato soups",
+        // "sopas de tomate" for "Tomato Soup", "sopa de tomate"): the plural, or a slip.
+        if result.isEmpty, start < keys.count {
+            for (phrase, value) in entries where phrase.count > 1 && start + phrase.count <= keys.count && phrase[0].first == keys[start].first {
+                var slips = 0
+                for (said, known) in zip(keys[start..<(start + phrase.count)], phrase) where said != known {
+                    slips += 1
+                    if slips > 1 || known.count < 4 || !EditDistance.withinOne(said, known) { slips = 2; break }
+                }
+                if slips == 1 { result.append((start + phrase.count, value, false)) }
+            }
+        }
         return result
     }
 }

@@ -37,6 +37,33 @@ import ParlanceText
 
     // MARK: The Soup Chef file
 
+    /// The context naming the file (`intentDefinition`), with phrases added inline and a
+    /// shortcut on the imported intent; its parse results are in `Cases/<lang>/parse.jsonl`.
+    @Test func aContextImportsTheFileAndAddsPhrases() throws {
+        let context = try ParserContext.load(contentsOf: Self.repository.appendingPathComponent("Corpora/contexts/intentdefinition.json"))
+        let soupChef = try #require(context.apps.first { $0.name == "Soup Chef" })
+        #expect(soupChef.customIntents.map(\.name) == ["orderSoup", "showMenu"])
+        let order = try #require(soupChef.customIntents.first)
+        // The file's phrases, then the context's.
+        #expect(order.phrases["es"]?.prefix(2) == ["Pedir {quantity} {soup}", "Pedir {soup}"])
+        #expect(order.phrases["es"]?.contains("Pide {quantity} {soup} en Soup Chef") == true)
+        #expect(order.parameter("soup")?.type == .enum)
+        #expect(context.shortcuts.first?.intent == "orderSoup")
+        // Unsupported constructs are diagnostics naming them; the rest loads.
+        #expect(context.diagnostics.contains { $0.description.contains("OrderSoup.deliveryTime") && $0.description.contains("DateComponents") })
+    }
+
+    @Test func aSupplementWithAnUnknownSlotIsAnError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = #"{"apps": [{"name": "Soup Chef", "intentDefinition": "DEF", "intents": [{"name": "orderSoup", "phrases": {"en": ["order {size} soup"]}}]}]}"#
+            .replacingOccurrences(of: "DEF", with: Self.soupChefURL.path)
+        let url = directory.appendingPathComponent("context.json")
+        try Data(json.utf8).write(to: url)
+        #expect { try ParserContext.load(contentsOf: url) } throws: { "\($0)".contains("names '{size}', which is not a parameter of orderSoup") }
+    }
+
     @Test func theSoupChefFileDeclaresItsIntents() throws {
         let file = try Self.soupChef()
         #expect(file.intents.map(\.name) == ["orderSoup", "showMenu"])

@@ -14,6 +14,8 @@ import ParlanceText
 /// - Slots take their parameter's type: an enum its cases' names in the language (and their
 ///   plurals, `NamePlurals`), integers
 ///   and decimals a number, strings a few words, objects the names of their vocabulary type.
+/// - A number or enum slot of a parameter that is not required is optional ("order
+///   {quantity} {soup} soups" also reads "order tomato soups").
 /// - The intent's title in the language ("Order soup"), when it has no slots, is one more
 ///   phrase: the request said without its values.
 /// - Phrases may use the template syntax (`[a|one] {soup} soup`, see `Grammar/README.md`).
@@ -106,7 +108,14 @@ final class CustomGrammar: Sendable {
                         let why = p?.type == .boolean || p?.type == .enum ? "its cases have no \(language) names" : "it is not a parameter"
                         throw GrammarError.file(source, "{\(slot)} cannot be matched: \(why)")
                     }
-                    for (items, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, mentionExtent: mentionExtent) {
+                    for (said, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, mentionExtent: mentionExtent) {
+                        // A number or an enum the intent does not require may go unsaid ("order
+                        // tomato soups", "order a latte" for "order a {size} {drink}").
+                        let items = said.map { item -> TemplatePattern in
+                            guard case .slot(let name) = item, let p = intent.parameter(name), !p.required, [.integer, .decimal, .enum].contains(p.type) else { return item }
+                            return .optional(item)
+                        }
+                        guard items.contains(where: { if case .optional = $0 { false } else { true } }) else { continue }
                         let pattern = items.count == 1 ? items[0] : .sequence(items)
                         guard !seen.contains(where: { $0.0 == pattern && $0.1 == verbified }) else { continue }
                         seen.append((pattern, verbified))

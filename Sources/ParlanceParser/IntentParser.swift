@@ -429,8 +429,21 @@ public final class IntentParser: UtteranceParser {
             return ParseResult(intent: nil, alternatives: ranked.prefix(3).map { frame($0) }, reason: "\(mention.app.name) does not handle \(top.name)",
                                explanation: Explanation(decidedBy: "template", source: top.template?.source, score: top.score, appMention: mentionText, notes: notes))
         }
+        // The same custom intent from two apps, equally likely, and no app named: ask which app.
+        if top.mention == nil, let entry = top.entry {
+            let tied = ranked.filter { c in c.entry.map { $0.intent.name == entry.intent.name } == true && top.score - c.score < Self.appTieMargin }
+            if Set(tied.compactMap { $0.entry?.app.name }).count > 1 {
+                let apps = tied.compactMap { $0.entry?.app.name }
+                notes.append("\(apps.joined(separator: " and ")) both read it as \(entry.intent.name) (scores \(tied.map { String(format: "%.2f", $0.score) }.joined(separator: ", ")))")
+                return ParseResult(intent: nil, alternatives: tied.prefix(3).map { frame($0) }, reason: "\(entry.intent.name) of which app: \(apps.joined(separator: ", "))?",
+                                   explanation: Explanation(decidedBy: "template", source: top.template?.source, score: top.score, appMention: nil, notes: notes))
+            }
+        }
         return result(top, ranked: ranked, notes: notes, mentionText: mentionText)
     }
+
+    /// Readings of the same custom intent from different apps this close are a tie.
+    static let appTieMargin = 0.1
 
     /// How far ahead of the next one an app's donation weight must be for a request that names
     /// no app to go to it.

@@ -100,3 +100,36 @@ import ParlanceText
         }
     }
 }
+
+/// Two apps declaring the same custom intent with the same phrases: with no app named, the
+/// parser asks which app; a donation decides; its deletion brings the question back.
+@Suite struct CustomIntentTieTests {
+    static let context: ParserContext = {
+        let intent = #"{"name": "orderSoup", "parameters": [{"name": "soup", "type": "enum", "cases": [{"id": "tomato", "names": {"en": ["tomato"]}}]}, {"name": "quantity", "type": "integer"}], "phrases": {"en": ["order {quantity} {soup} soups with APP"]}}"#
+        let json = #"{"apps": [{"name": "Soup Chef", "intents": [I1]}, {"name": "Soup Master", "intents": [I2]}]}"#
+            .replacingOccurrences(of: "I1", with: intent.replacingOccurrences(of: "APP", with: "Soup Chef"))
+            .replacingOccurrences(of: "I2", with: intent.replacingOccurrences(of: "APP", with: "Soup Master"))
+        return try! ParserContext.decode(Data(json.utf8), file: "two-soup-apps.json")
+    }()
+
+    @Test func aDonationDecidesWhichAppOrdersTheSoup() throws {
+        let log = DonationLog()
+        let parser = try IntentParser(context: Self.context, donations: log)
+        let text = "Order two tomato soups"
+        let before = try parser.parse(text, locale: DonationTests.en, referenceTime: DonationTests.noon)
+        #expect(before.intent == nil)
+        #expect(before.reason == "orderSoup of which app: Soup Chef, Soup Master?")
+        #expect(Set(before.alternatives.compactMap(\.app)) == ["Soup Chef", "Soup Master"])
+        // Named, no question.
+        #expect(try parser.parse("Order two tomato soups with Soup Master", locale: DonationTests.en, referenceTime: DonationTests.noon).intent?.app == "Soup Master")
+
+        log.record(Donation(id: "o1", app: "Soup Master", intent: "orderSoup", parameters: ["soup": .enumCase("tomato")], date: DonationTests.noon))
+        let after = try parser.parse(text, locale: DonationTests.en, referenceTime: DonationTests.noon)
+        #expect(after.intent?.app == "Soup Master")
+        #expect(after.intent?.values("quantity").map(\.value) == [.number(2)])
+        #expect(after.explanation.notes.contains { $0.contains("donations: orderSoup weighs 0.5") })
+
+        log.delete(ids: ["o1"])
+        #expect(try parser.parse(text, locale: DonationTests.en, referenceTime: DonationTests.noon) == before)
+    }
+}

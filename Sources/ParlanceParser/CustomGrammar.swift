@@ -11,6 +11,12 @@ import ParlanceText
 /// - A phrase that starts with the app's name ("Soup Chef {quantity} {soup} soups") is a
 ///   verbified template; so is every phrase with its first word (the verb) left out, used
 ///   only when the app's name leads the utterance ("Soup Chef two tomato soups").
+/// - A phrase whose verb is one of its category's verbs (the `category_<category>` rule of
+///   the language's `common.sentences`, e.g. `category_order`: "order", "get me", "I'd like",
+///   "pídeme", "je voudrais") is also read with any of them ("Order {soup}" reads "can I get
+///   tomato soup").
+/// - A slot next to an optional one may swap places with it (a modifier before or after
+///   what it modifies).
 /// - Slots take their parameter's type: an enum its cases' names in the language (and their
 ///   plurals, `NamePlurals`), integers
 ///   and decimals a number, strings a few words, objects the names of their vocabulary type.
@@ -58,6 +64,25 @@ final class CustomGrammar: Sendable {
         var slotsByIntent: [String: [String: Automaton.Slot]] = [:]
         func keys(_ text: String) -> [String] { LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(text)) }
 
+        // The verbs of a category (`<category_order>` in common.sentences), compiled to match
+        // a phrase's leading words.
+        var categoryRules: [String: (name: String, compiled: LanguageGrammar.Compiled)?] = [:]
+        func categoryRule(_ category: String) -> (name: String, compiled: LanguageGrammar.Compiled)? {
+            if let known = categoryRules[category] { return known }
+            let name = "category_\(category)"
+            var rule: (String, LanguageGrammar.Compiled)?
+            if grammar.rules[name] != nil {
+                var builder = grammar.makeBuilder()
+                let start = builder.automaton.newState()
+                let end = builder.automaton.newState()
+                if (try? builder.add(.rule(name), from: start, to: end)) != nil {
+                    builder.automaton.close()
+                    rule = (name, LanguageGrammar.Compiled(automaton: builder.automaton, start: start, accepting: [end: name]))
+                }
+            }
+            categoryRules[category] = rule
+            return rule
+        }
         for app in context.apps {
             let names = Set(app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) })
             for intent in app.customIntents {
@@ -77,11 +102,9 @@ final class CustomGrammar: Sendable {
                         for c in p.cases {
                             for name in c.names[language] ?? [] { lexicon.insert(keys(name), value: c.id) }
                         }
-                        // Plurals after every name, so that a plural never hides a name.
+                        // Short forms and plurals after every name, so that they never hide a name.
                         for c in p.cases {
-                            for name in c.names[language] ?? [] {
-                                for plural in NamePlurals.variants(name, language: language) { lexicon.insert(keys(plural), value: c.id) }
-                            }
+                            for form in p.saidForms(of: c, language: language) { lexicon.insert(keys(form), value: c.id) }
                         }
                         if lexicon.longest > 0 {
                             enumerations[slotName] = lexicon
@@ -108,14 +131,29 @@ final class CustomGrammar: Sendable {
                         let why = p?.type == .boolean || p?.type == .enum ? "its cases have no \(language) names" : "it is not a parameter"
                         throw GrammarError.file(source, "{\(slot)} cannot be matched: \(why)")
                     }
-                    for (said, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, mentionExtent: mentionExtent) {
+                    let verbs = intent.category.flatMap { categoryRule($0) }
+                    for (said, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, verbs: verbs, mentionExtent: mentionExtent) {
                         // A number or an enum the intent does not require may go unsaid ("order
                         // tomato soups", "order a latte" for "order a {size} {drink}").
-                        let items = said.map { item -> TemplatePattern in
+                        var items = said.map { item -> TemplatePattern in
                             guard case .slot(let name) = item, let p = intent.parameter(name), !p.required, [.integer, .decimal, .enum].contains(p.type) else { return item }
                             return .optional(item)
                         }
                         guard items.contains(where: { if case .optional = $0 { false } else { true } }) else { continue }
+                        // A modifier next to what it modifies may stand on either side ("un
+                        // {drink} {size}": "un café au lait moyen", "un grand café au lait").
+                        var i = 0
+                        while i + 1 < items.count {
+                            if Self.isOptionalSlot(items[i]) != Self.isOptionalSlot(items[i + 1]), Self.isSlot(items[i]), Self.isSlot(items[i + 1]) {
+                                items.replaceSubrange(i...(i + 1), with: [.alternatives([.sequence([items[i], items[i + 1]]), .sequence([items[i + 1], items[i]])])])
+                            }
+                            i += 1
+                        }
+                        // An article or a measure may stand before an item ("order a tomato soup",
+                        // "three bowls of chicken soup": the language's <item_article>).
+                        if grammar.rules["item_article"] != nil {
+                            items = items.map { Self.withArticles($0) { intent.parameter($0).map { $0.type == .enum || $0.type == .object } ?? false } }
+                        }
                         let pattern = items.count == 1 ? items[0] : .sequence(items)
                         guard !seen.contains(where: { $0.0 == pattern && $0.1 == verbified }) else { continue }
                         seen.append((pattern, verbified))
@@ -138,32 +176,59 @@ final class CustomGrammar: Sendable {
         self.verbified = try compile(true, &builder)
     }
 
+    /// The item with an optional `<item_article>` before each slot `takesArticle` accepts.
+    static func withArticles(_ item: TemplatePattern, _ takesArticle: (String) -> Bool) -> TemplatePattern {
+        switch item {
+        case .slot(let name) where takesArticle(name): .sequence([.optional(.rule("item_article")), item])
+        case .optional(let inner): .optional(withArticles(inner, takesArticle))
+        case .sequence(let list): .sequence(list.map { withArticles($0, takesArticle) })
+        case .alternatives(let list): .alternatives(list.map { withArticles($0, takesArticle) })
+        default: item
+        }
+    }
+
+    static func isSlot(_ item: TemplatePattern) -> Bool {
+        if case .slot = item { return true }
+        return isOptionalSlot(item)
+    }
+
+    static func isOptionalSlot(_ item: TemplatePattern) -> Bool {
+        if case .optional(.slot) = item { return true }
+        return false
+    }
+
     /// The templates a phrase gives, as top-level items, each with whether it is verbified:
-    /// the phrase without the app's mention, and without its verb for the verbified use.
+    /// the phrase without the app's mention; the same with its verb replaced by the verbs of
+    /// the intent's category (`verbs`: when the phrase's own leading words are among them);
+    /// and without its verb, for the verbified use.
     static func readings(
         _ pattern: TemplatePattern, appNames: Set<String>, app: AppDefinition, keys: (String) -> [String],
-        mentionExtent: (IntentParser.Mention, [MatchUnit]) -> Range<Int>
+        verbs: (name: String, compiled: LanguageGrammar.Compiled)?, mentionExtent: (IntentParser.Mention, [MatchUnit]) -> Range<Int>
     ) -> [([TemplatePattern], Bool)] {
         var items: [TemplatePattern]
         if case .sequence(let list) = pattern { items = list } else { items = [pattern] }
         // Units as the parser would see them; anything but a plain word is one opaque unit.
-        var units: [MatchUnit] = []
-        var owner: [Int] = []
-        for (i, item) in items.enumerated() {
-            let itemKeys: [String]
-            if case .word(let word) = item { itemKeys = keys(word) } else { itemKeys = ["\u{1}"] }
-            for key in itemKeys {
-                let token = Token(text: key, normalized: key, key: key, kind: .word, span: Span(0, 0))
-                units.append(MatchUnit(key: key, token: token, commaBefore: false))
-                owner.append(i)
+        func units(_ items: [TemplatePattern]) -> (units: [MatchUnit], owner: [Int]) {
+            var units: [MatchUnit] = []
+            var owner: [Int] = []
+            for (i, item) in items.enumerated() {
+                let itemKeys: [String]
+                if case .word(let word) = item { itemKeys = keys(word) } else { itemKeys = ["\u{1}"] }
+                for key in itemKeys {
+                    let token = Token(text: key, normalized: key, key: key, kind: .word, span: Span(0, 0))
+                    units.append(MatchUnit(key: key, token: token, commaBefore: false))
+                    owner.append(i)
+                }
             }
+            return (units, owner)
         }
         var leading = false
-        search: for start in units.indices {
-            for length in stride(from: min(4, units.count - start), through: 1, by: -1) {
+        let (all, owner) = units(items)
+        search: for start in all.indices {
+            for length in stride(from: min(4, all.count - start), through: 1, by: -1) {
                 let range = start..<(start + length)
-                guard appNames.contains(IntentParser.compact(units[range].map(\.key).joined())) else { continue }
-                let extent = mentionExtent(IntentParser.Mention(app: app, range: range, said: app.name), units)
+                guard appNames.contains(IntentParser.compact(all[range].map(\.key).joined())) else { continue }
+                let extent = mentionExtent(IntentParser.Mention(app: app, range: range, said: app.name), all)
                 let removed = Set(extent.map { owner[$0] })
                 leading = extent.lowerBound == 0
                 items = items.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
@@ -172,10 +237,27 @@ final class CustomGrammar: Sendable {
         }
         guard !items.isEmpty else { return [] }
         var result: [([TemplatePattern], Bool)] = [(items, leading)]
-        // The app's name as the verb: the phrase without its first word, when a slot follows.
-        if !leading, items.count >= 2, case .word = items[0], items.dropFirst().contains(where: { if case .slot = $0 { true } else { false } }) {
-            result.append((Array(items.dropFirst()), true))
+        // The phrase's verb: its longest run of leading words the category's verbs say.
+        var verbLength = 0
+        if let verbs, !leading {
+            let (rest, owner) = units(items)
+            let oracle = SlotOracle(units: rest, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
+            let matcher = AutomatonMatcher(automaton: verbs.compiled.automaton, oracle: oracle)
+            for end in stride(from: min(6, rest.count - 1), through: 1, by: -1) where rest[end - 1].key != "\u{1}" {
+                guard owner[end - 1] != owner[end], !matcher.run(start: verbs.compiled.start, accepting: verbs.compiled.acceptingStates, from: 0, to: end).isEmpty else { continue }
+                verbLength = owner[end - 1] + 1
+                break
+            }
+            if verbLength > 0 { result.append(([.rule(verbs.name)] + items[verbLength...], false)) }
+        }
+        // The app's name as the verb: the phrase without its verb (or first word), when a slot follows.
+        let verbWords = max(verbLength, 1)
+        if !leading, items.count > verbWords, items.prefix(verbWords).allSatisfy({ if case .word = $0 { true } else { false } }),
+            items.dropFirst(verbWords).contains(where: { if case .slot = $0 { true } else { false } })
+        {
+            result.append((Array(items.dropFirst(verbWords)), true))
         }
         return result
     }
 }
+

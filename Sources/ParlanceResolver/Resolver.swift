@@ -176,15 +176,15 @@ extension Resolver {
         return resolved
     }
 
-    /// An enum parameter's cases as one vocabulary set: an item per name in the language and
-    /// per plural of a name (its id the case id), built once.
+    /// An enum parameter's cases as one vocabulary set: an item per way of saying a case in
+    /// the language (`saidForms`: names, short forms, plurals; its id the case id), built once.
     func caseSet(app: AppDefinition, intent: CustomIntent, parameter: CustomIntent.Parameter, language: String) -> VocabularySet {
         caseSets.withLock { sets in
             let key = "\(app.name)\u{1}\(intent.name)\u{1}\(parameter.name)\u{1}\(language)"
             if let set = sets[key] { return set }
             let items = parameter.cases.flatMap { c in
-                let names = c.names[language] ?? [c.id]
-                return (names + names.flatMap { NamePlurals.variants($0, language: language) }).map { VocabularyItem(id: c.id, phrase: $0) }
+                let forms = parameter.saidForms(of: c, language: language)
+                return (forms.isEmpty ? [c.id] : forms).map { VocabularyItem(id: c.id, phrase: $0) }
             }
             let set = VocabularySet(items)
             sets[key] = set

@@ -65,4 +65,25 @@ import ParlanceResolver
             #expect(metrics.accuracy >= floor, "\(locale): resolution accuracy \(String(format: "%.3f", metrics.accuracy)) < \(floor); wrong: \(wrong)")
         }
     }
+
+    /// `Corpora/custom/<locale>/` (custom intents, shortcuts) parsed and resolved against
+    /// `contexts/custom.json`, gated on `Corpora/custom/thresholds.json`.
+    @Test func customIntentsMeetTheirFloor() throws {
+        let corpora = Self.repository.appendingPathComponent("Corpora")
+        let floors = try JSONDecoder().decode(Floors.self, from: Data(contentsOf: corpora.appendingPathComponent("custom/thresholds.json")))
+        let context = try ParserContext.load(contentsOf: corpora.appendingPathComponent("contexts/custom.json"))
+        let run = CorpusRun(parser: try ResolvingParser(context: context))
+        let locales = try FileManager.default.contentsOfDirectory(atPath: corpora.appendingPathComponent("custom").path).filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.sorted()
+        #expect(Set(locales) == Set(floors.keys), "every custom corpus locale needs a floor in Corpora/custom/thresholds.json")
+        for locale in locales {
+            let records = try CorpusFiles.list([corpora.appendingPathComponent("custom/\(locale)").path]).flatMap { try AnnotatedRecord.load($0) }
+            #expect(records.count >= 50)
+            let metrics = CorpusRun.metricsByLocale(run.parse(records)).values.reduce(IntentMetrics(), +)
+            let floor = try #require(floors[locale])
+            let summary = String(format: "%@: intent %.3f, rejection %.3f, parameter F1 %.3f", locale, metrics.intentAccuracy, metrics.rejectionRate, metrics.parameterF1)
+            #expect(metrics.intentAccuracy >= (floor.intentAccuracy ?? 1), "\(summary)")
+            #expect(metrics.rejectionRate >= (floor.outOfDomainRejection ?? 1), "\(summary)")
+            #expect(metrics.parameterF1 >= (floor.parameterF1 ?? 1), "\(summary)")
+        }
+    }
 }

@@ -66,20 +66,12 @@ final class CustomGrammar: Sendable {
 
         // The verbs of a category (`<category_order>` in common.sentences), compiled to match
         // a phrase's leading words.
-        var categoryRules: [String: (name: String, compiled: LanguageGrammar.Compiled)?] = [:]
-        func categoryRule(_ category: String) -> (name: String, compiled: LanguageGrammar.Compiled)? {
-            if let known = categoryRules[category] { return known }
+        var categoryRules: [String: (name: String, compiled: LanguageGrammar.Compiled)] = [:]
+        func categoryRule(_ category: String) throws -> (name: String, compiled: LanguageGrammar.Compiled)? {
             let name = "category_\(category)"
-            var rule: (String, LanguageGrammar.Compiled)?
-            if grammar.rules[name] != nil {
-                var builder = grammar.makeBuilder()
-                let start = builder.automaton.newState()
-                let end = builder.automaton.newState()
-                if (try? builder.add(.rule(name), from: start, to: end)) != nil {
-                    builder.automaton.close()
-                    rule = (name, LanguageGrammar.Compiled(automaton: builder.automaton, start: start, accepting: [end: name]))
-                }
-            }
+            guard grammar.rules[name] != nil else { return nil }
+            if let known = categoryRules[category] { return known }
+            let rule = (name: name, compiled: try grammar.compileRule(name))
             categoryRules[category] = rule
             return rule
         }
@@ -131,7 +123,7 @@ final class CustomGrammar: Sendable {
                         let why = p?.type == .boolean || p?.type == .enum ? "its cases have no \(language) names" : "it is not a parameter"
                         throw GrammarError.file(source, "{\(slot)} cannot be matched: \(why)")
                     }
-                    let verbs = intent.category.flatMap { categoryRule($0) }
+                    let verbs = try intent.category.flatMap { try categoryRule($0) }
                     for (said, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, verbs: verbs, mentionExtent: mentionExtent) {
                         // A number or an enum the intent does not require may go unsaid ("order
                         // tomato soups", "order a latte" for "order a {size} {drink}").

@@ -145,6 +145,18 @@ final class LanguageGrammar: Sendable {
         return AutomatonBuilder(rules: rules, keys: { LanguageGrammar.unitKeys(tokenizer.tokenize($0)) })
     }
 
+    /// One rule of the grammar on its own, accepting what it matches (`<prefix>`,
+    /// `<category_order>`); slots in it are left out.
+    func compileRule(_ name: String) throws -> Compiled {
+        var builder = makeBuilder()
+        let start = builder.automaton.newState()
+        let end = builder.automaton.newState()
+        builder.source = "\(language)/*.sentences <\(name)>"
+        try builder.add(.rule(name), from: start, to: end)
+        builder.automaton.close()
+        return Compiled(automaton: builder.automaton, start: start, accepting: [end: name])
+    }
+
     /// Compiles the templates (the verbified ones, or the others) into one automaton:
     /// `<prefix>`, then any template, then its intent's `<suffix>`. `slots` checks a template
     /// and says what its `{slots}` match.

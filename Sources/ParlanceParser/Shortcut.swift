@@ -113,18 +113,8 @@ struct ShortcutMatcher: Sendable {
             let key = LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)).joined(separator: " ")
             return key.isEmpty ? nil : Entry(shortcut: s, key: Array(key.unicodeScalars))
         }
-        var builder = grammar.makeBuilder()
-        func rule(_ name: String) throws -> LanguageGrammar.Compiled {
-            builder.automaton = Automaton()
-            let start = builder.automaton.newState()
-            let end = builder.automaton.newState()
-            builder.source = "\(grammar.language)/common.sentences <\(name)>"
-            try builder.add(.rule(name), from: start, to: end)
-            builder.automaton.close()
-            return LanguageGrammar.Compiled(automaton: builder.automaton, start: start, accepting: [end: name])
-        }
-        prefix = try rule("prefix")
-        suffix = try rule("suffix")
+        prefix = try grammar.compileRule("prefix")
+        suffix = try grammar.compileRule("suffix")
     }
 
     /// Edits a phrase of this many letters may differ by.

@@ -44,9 +44,6 @@ struct Resolve: ParsableCommand {
         if query != nil, type == nil { throw ValidationError("--type is required with a QUERY (e.g. --type contactName)") }
         if query != nil, input != nil { throw ValidationError("give a QUERY or --input, not both") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let type, !IntentCatalogue.standard.vocabularyTypes.contains(type) {
-            throw ValidationError("unknown vocabulary type '\(type)': expected one of \(IntentCatalogue.standard.vocabularyTypes.joined(separator: ", "))")
-        }
     }
 
     func run() throws {

@@ -141,6 +141,16 @@ public struct ParserContext: Sendable, Decodable {
         return context
     }()
 
+    /// The vocabulary types queries may name: the catalogue's, and those of the custom
+    /// intents' object parameters ("storeName").
+    public func vocabularyTypes(catalogue: IntentCatalogue = .standard) -> [String] {
+        var types = catalogue.vocabularyTypes
+        for p in apps.flatMap(\.customIntents).flatMap(\.parameters) {
+            if let type = p.vocabulary, !types.contains(type) { types.append(type) }
+        }
+        return types
+    }
+
     /// The apps that handle an intent.
     public func apps(handling intent: String) -> [AppDefinition] { apps.filter { $0.handles(intent) } }
 

@@ -58,8 +58,9 @@ public final class Resolver: Sendable {
         } else {
             apps = context.apps.map(\.name)
         }
-        guard catalogue.vocabularyTypes.contains(type) else {
-            throw ResolverError.unknownType(type, known: catalogue.vocabularyTypes)
+        let known = context.vocabularyTypes(catalogue: catalogue)
+        guard known.contains(type) else {
+            throw ResolverError.unknownType(type, known: known)
         }
         return try resolve(said, apps: apps, type: type, language: locale.language)
     }

@@ -206,3 +206,48 @@ import ParlanceText
         #expect { try ParserContext.decode(Data(context.utf8), file: "ctx.json") } throws: { "\($0)".contains(message) }
     }
 }
+
+/// A custom intent's object parameter resolved through its vocabulary type, and donations
+/// deciding between contacts for a SiriKit intent.
+@Suite struct CustomObjectAndContactDonationTests {
+    static let context = try! ParserContext.decode(Data("""
+        {"apps": [
+          {"name": "CoffeeMonkey", "intents": [{"name": "orderCoffee", "category": "order",
+            "parameters": [{"name": "drink", "type": "enum", "required": true, "cases": [{"id": "latte", "names": {"en": ["latte"]}}]},
+                           {"name": "store", "type": "object", "vocabulary": "storeName"}],
+            "phrases": {"en": ["order a {drink} at {store} with CoffeeMonkey"]}}],
+           "userVocabulary": {"storeName": [{"id": "s1", "phrase": "Main Street"}, {"id": "s2", "phrase": "Airport Terminal 2"}]}},
+          {"name": "MonkeyChat", "intents": ["sendMessage"],
+           "userVocabulary": {"contactName": [{"id": "great", "phrase": "Bobo the Great"}, {"id": "jr", "phrase": "Bobo Jr."}]}}]}
+        """.utf8), file: "objects.json")
+
+    @Test func anObjectResolvesThroughItsVocabulary() throws {
+        let (parser, _) = try SoupChefEndToEndTests.pipeline(Self.context)
+        let intent = try #require(try SoupChefEndToEndTests.parse("Order a latte at main street with CoffeeMonkey", "en", with: parser).intent)
+        let store = try #require(intent.values("store").first)
+        #expect(store.value == .text("main street"))
+        #expect(store.resolution?.kind == .success)
+        #expect(store.resolution?.items.map(\.id) == ["s1"])
+        let airport = try #require(try SoupChefEndToEndTests.parse("order a latte at the airport with CoffeeMonkey", "en", with: parser).intent?.values("store").first)
+        #expect(airport.resolution?.items.first?.id == "s2", "\(String(describing: airport.resolution))")
+        // The object type is a vocabulary type queries may name.
+        let answer = try Resolver(context: Self.context).resolve("Main Street", app: "CoffeeMonkey", type: "storeName", locale: ParlanceLocale("en"))
+        #expect(answer.resolution.kind == .success)
+    }
+
+    @Test func theContactMessagedMostIsOfferedForConfirmation() throws {
+        let (parser, log) = try SoupChefEndToEndTests.pipeline(Self.context)
+        let text = "Send a message to Bobo saying hi"
+        let before = try SoupChefEndToEndTests.parse(text, "en", with: parser)
+        #expect(before.intent?.values("recipients").first?.resolution?.kind == .disambiguation)
+        for n in 0..<3 {
+            log.record(Donation(id: "m\(n)", app: "MonkeyChat", intent: "sendMessage", parameters: ["recipients": .text("jr")], date: SoupChefEndToEndTests.noon))
+        }
+        let recipient = try #require(try SoupChefEndToEndTests.parse(text, "en", with: parser).intent?.values("recipients").first)
+        #expect(recipient.resolution?.kind == .confirmationRequired)
+        #expect(recipient.resolution?.items.map(\.id) == ["jr"])
+        #expect(recipient.resolution?.reason?.contains("chosen most") == true)
+        log.delete(ids: ["m0", "m1", "m2"])
+        #expect(try SoupChefEndToEndTests.parse(text, "en", with: parser) == before)
+    }
+}

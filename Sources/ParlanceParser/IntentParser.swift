@@ -110,6 +110,15 @@ public final class IntentParser: UtteranceParser {
             var asNoun = units
             asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
             candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0)
+            // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
+            // intents without their verb.
+            if !custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = grammar.mentionVerb {
+                let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
+                if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound).isEmpty {
+                    candidates += match(custom.verbified, grammar, custom: custom, units: rest, entities: analysis.entities, scalars: scalars,
+                                        vocabularies: vocabularies, mention: mention, bonus: bonus).filter { $0.handled(by: mention.app) }
+                }
+            }
             // The app name as the verb: "MonkeyChat Bobo send more bananas".
             if mention.isLeading(removal) {
                 candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus)
@@ -283,6 +292,11 @@ public final class IntentParser: UtteranceParser {
                             : names.contains { let n = $0.count; return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, $0) }
                                 || (length == 1 && names.contains { let n = $0.count; return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix($0) })
                         guard matched else { continue }
+                        // A slip that is really a word next to the exact name ("a Soup Chef") is that name.
+                        if pass == 1, length > 1,
+                            names.contains(IntentParser.compact(units[(i + 1)..<range.upperBound].map(\.key).joined()))
+                                || names.contains(IntentParser.compact(units[i..<(range.upperBound - 1)].map(\.key).joined()))
+                        { continue }
                         let said = units[range].map(\.token.text).joined(separator: " ")
                         // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
                         let key = TextNormalizer.key(said)

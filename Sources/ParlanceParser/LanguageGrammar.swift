@@ -28,6 +28,9 @@ final class LanguageGrammar: Sendable {
     let main: Compiled
     let verbified: Compiled
     let mention: Compiled
+    /// `<mention_verb>`: the app addressed as the one to do it ("ask Soup Chef for"), after
+    /// which the request has no verb of its own (optional rule).
+    let mentionVerb: Compiled?
     let enumerations: [String: PhraseLexicon]
     let conjunctions: Set<String>
     let notNames: Set<String>
@@ -98,14 +101,18 @@ final class LanguageGrammar: Sendable {
         self.main = try compile(verbified: false)
         self.verbified = try compile(verbified: true)
 
-        builder.automaton = Automaton()
-        let start = builder.automaton.newState()
-        let end = builder.automaton.newState()
-        builder.source = "\(language)/common.sentences <mention>"
-        builder.slot = { name in name == "app" ? Automaton.Slot(parameter: "app", kind: .app) : nil }
-        try builder.add(.rule("mention"), from: start, to: end)
-        builder.automaton.close()
-        self.mention = Compiled(automaton: builder.automaton, start: start, accepting: [end: "app"])
+        func compileMention(_ rule: String) throws -> Compiled {
+            builder.automaton = Automaton()
+            let start = builder.automaton.newState()
+            let end = builder.automaton.newState()
+            builder.source = "\(language)/common.sentences <\(rule)>"
+            builder.slot = { name in name == "app" ? Automaton.Slot(parameter: "app", kind: .app) : nil }
+            try builder.add(.rule(rule), from: start, to: end)
+            builder.automaton.close()
+            return Compiled(automaton: builder.automaton, start: start, accepting: [end: "app"])
+        }
+        self.mention = try compileMention("mention")
+        self.mentionVerb = rules["mention_verb"] == nil ? nil : try compileMention("mention_verb")
 
         // Conjunctions: the grammar's <and> rule plus the one ICU's list patterns use.
         var conjunctions = Set<String>()

@@ -15,9 +15,9 @@ import Foundation
 ///  "shortcutTypes": [{"parameters": ["soup", "quantity"], "title": {"en": "Order {quantity} {soup}"}}],
 ///  "responses": {"success": {"success": true, "templates": {"en": "Your {quantity, plural, …}"}}}}
 /// ```
-public struct CustomIntent: Sendable, Decodable, Hashable {
-    public struct Parameter: Sendable, Decodable, Hashable {
-        public enum ValueType: String, Sendable, Decodable, Hashable, CaseIterable {
+public struct CustomIntent: Sendable, Codable, Hashable {
+    public struct Parameter: Sendable, Codable, Hashable {
+        public enum ValueType: String, Sendable, Codable, Hashable, CaseIterable {
             case string, integer, decimal, boolean
             /// One of `cases`, named per language.
             case `enum`
@@ -25,7 +25,7 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
             case object
         }
 
-        public struct Case: Sendable, Decodable, Hashable {
+        public struct Case: Sendable, Codable, Hashable {
             public let id: String
             /// Names per language, the first the display name.
             public let names: [String: [String]]
@@ -79,7 +79,7 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
     }
 
     /// A combination of parameters that makes a shortcut, with its title and subtitle per language.
-    public struct ShortcutType: Sendable, Decodable, Hashable {
+    public struct ShortcutType: Sendable, Codable, Hashable {
         public let parameters: [String]
         public let title: [String: String]
         public let subtitle: [String: String]?
@@ -92,7 +92,7 @@ public struct CustomIntent: Sendable, Decodable, Hashable {
     }
 
     /// A response code's templates (ICU MessageFormat) per language.
-    public struct Response: Sendable, Decodable, Hashable {
+    public struct Response: Sendable, Codable, Hashable {
         public let success: Bool
         public let templates: [String: String]
 

@@ -53,6 +53,14 @@ import ParlanceText
         #expect(context.diagnostics.contains { $0.description.contains("OrderSoup.deliveryTime") && $0.description.contains("DateComponents") })
     }
 
+    /// What `parlance import-intents` prints reads back as the same declarations.
+    @Test func importedDeclarationsRoundTripThroughJSON() throws {
+        for intent in try Self.soupChef().intents {
+            let json = try JSONEncoder().encode(intent)
+            #expect(try JSONDecoder().decode(CustomIntent.self, from: json) == intent)
+        }
+    }
+
     @Test func aSupplementWithAnUnknownSlotIsAnError() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -79,6 +79,7 @@ final class CustomGrammar: Sendable {
             let names = Set(app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) })
             for intent in app.customIntents {
                 guard var phrases = intent.phrases[language], !phrases.isEmpty else { continue }
+                let declared = phrases.count
                 // The title ("Order soup") names the request without its values.
                 if let title = intent.title[language], CustomIntent.slots(in: title).isEmpty, !title.contains(where: { "[]()|<>{}".contains($0) }) {
                     phrases.append(title)
@@ -112,8 +113,9 @@ final class CustomGrammar: Sendable {
                 }
                 slotsByIntent[key] = slots
                 var seen: [(TemplatePattern, Bool)] = []
+                let verbs = try intent.category.flatMap { try categoryRule($0) }
                 for (n, phrase) in phrases.enumerated() {
-                    let source = n < intent.phrases[language]!.count ? "\(app.name) \(intent.name) phrases.\(language)[\(n)]" : "\(app.name) \(intent.name) title.\(language)"
+                    let source = n < declared ? "\(app.name) \(intent.name) phrases.\(language)[\(n)]" : "\(app.name) \(intent.name) title.\(language)"
                     let pattern: TemplatePattern
                     do { pattern = try TemplateExpressionParser.parse(phrase, file: source, line: 1) } catch {
                         throw GrammarError.file(source, (error as? TemplateSyntaxError)?.message ?? "\(error)")
@@ -123,7 +125,6 @@ final class CustomGrammar: Sendable {
                         let why = p?.type == .boolean || p?.type == .enum ? "its cases have no \(language) names" : "it is not a parameter"
                         throw GrammarError.file(source, "{\(slot)} cannot be matched: \(why)")
                     }
-                    let verbs = try intent.category.flatMap { try categoryRule($0) }
                     for (said, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, verbs: verbs, mentionExtent: mentionExtent) {
                         // A number or an enum the intent does not require may go unsaid ("order
                         // tomato soups", "order a latte" for "order a {size} {drink}").

@@ -155,24 +155,7 @@ struct ShortcutMatcher: Sendable {
 
     /// Optimal string alignment distance, or `limit + 1` as soon as it must exceed `limit`.
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous2 = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, previous2[j - 2] + 1) }
-                current[j] = value
-                rowMinimum = min(rowMinimum, value)
-            }
-            if rowMinimum > limit { return limit + 1 }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        return previous[b.count]
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in boundedDistance(a, b, limit: limit) } }
     }
 }
 

@@ -13,8 +13,8 @@ struct Eval: ParsableCommand {
             out-of-domain rejection and false rejection, app accuracy, exact frames, resolution accuracy per \
             kind, the worst confusions, 20 sample errors per locale, and the settings and SHA-256 of every \
             input. Definitions: EvaluationReport in Sources/ParlanceEvaluation. Lines marked "annotation": \
-            "intent-only" count for intents only. --held-out keeps only the fifth of records that \
-            `parlance train` holds out. --baseline compares with an earlier report.json (regressions first); \
+            "intent-only" count for intents only. --aside keeps only the fixed tenth of every source \
+            that `parlance train` keeps aside (never trained on; see FallbackTrainer.isAside). --baseline compares with an earlier report.json (regressions first); \
             --min-intent-accuracy exits with status 1 when a locale is below it.
             """
     )
@@ -46,7 +46,7 @@ struct Eval: ParsableCommand {
     @Option(name: .long, help: "Only these languages (comma-separated, e.g. en,es); default: all with a grammar.")
     var languages: String?
 
-    @Flag(name: .long, help: "Only the records the fallback training holds out.")
+    @Flag(name: [.customLong("aside"), .customLong("held-out")], help: "Only the records `parlance train` keeps aside (a fixed tenth of every source).")
     var heldOut = false
 
     @Flag(name: .long, help: "Also print the sample errors.")
@@ -80,7 +80,7 @@ struct Eval: ParsableCommand {
             do {
                 records += try AnnotatedRecord.load(file).filter { record in
                     let language = (try? ParlanceLocale(record.locale ?? "en").language) ?? ""
-                    return wanted.contains(language) && (!heldOut || FallbackTrainer.isHeldOut(record.id))
+                    return wanted.contains(language) && (!heldOut || FallbackTrainer.isAside(record.id))
                 }
             } catch {
                 throw ValidationError("\(error)")

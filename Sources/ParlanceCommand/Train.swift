@@ -2,15 +2,20 @@ import ArgumentParser
 import Foundation
 import Parlance
 
-/// `parlance train`: fits the fallback models from annotated corpora.
+/// `parlance train`: fits the trained tier (intent classifier and parameter tagger) per language.
 struct Train: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Train the fallback intent models from annotated corpora (records.md input records with \"expected\").",
+        abstract: "Train the trained tier (intent classifier and parameter tagger) from annotated corpora.",
         discussion: """
-            Reads every .jsonl file under the given folders, groups records by language, and writes \
-            OUT/<language>.json. A fifth of the records (by a stable hash of their id) is held out to \
-            tune the rejection threshold and report accuracy; the model is then fitted on all records. \
-            Deterministic: the same corpora give the same models.
+            Reads every .jsonl file under the given folders (records.md input records with "expected"), \
+            groups records by language and writes OUT/<language>.plm. Intents outside the catalogue's \
+            first wave (and out-of-domain lines) teach the classifier "none". The tagger learns from every \
+            record whose parameters are annotated: not from lines marked "annotation": "intent-only", nor from \
+            the files under an --intent-only path (corpora labelled with intents only, such as CLINC150). \
+            A fixed tenth of every source (FallbackTrainer.isAside: by dialogue, test case or sentence \
+            for the public splits) is never trained on: the calibration temperature and the rejection \
+            threshold are tuned on it, and `parlance eval --aside` reports on it. Deterministic: the \
+            same corpora give the same models.
             """
     )
 
@@ -19,32 +24,53 @@ struct Train: ParsableCommand {
     @Option(name: .long, help: "Where to write the models.")
     var out: String = "Sources/ParlanceParser/Grammar/Models"
 
-    @Flag(name: .long, help: "Fit the models without the held-out fifth (to measure the whole parser on it).")
-    var excludeHeldOut = false
+    @Option(name: .long, help: "A corpus file or folder whose parameters are not annotated (repeatable).")
+    var intentOnly: [String] = []
+
+    @Option(name: .long, help: "Only these languages (comma-separated); default: all with a grammar.")
+    var languages: String?
 
     @Argument(help: "Corpus folders or files.")
     var corpora: [String]
 
     func run() throws {
         let parser = try IntentParser(context: contextOptions.load())
-        var examples: [String: [FallbackTrainer.Example]] = [:]
+        let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
+        let catalogue = IntentCatalogue.standard
+        let unannotated = try Set(CorpusFiles.list(intentOnly).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        var items: [String: [FrameModelTrainer.Item]] = [:]
+        var sources: [String: [String: Int]] = [:]
+        var unplaced: [String: Int] = [:]
         for file in try CorpusFiles.list(corpora) {
+            let tagFile = !unannotated.contains(URL(fileURLWithPath: file).standardizedFileURL.path)
+            let source = URL(fileURLWithPath: file).deletingLastPathComponent().lastPathComponent
             for record in try AnnotatedRecord.load(file) {
-                let locale = try ParlanceLocale(record.locale ?? "en")
-                guard IntentParser.supportedLanguages.contains(locale.language) else { continue }
-                let reference = try record.referenceTime.map { try ReferenceTime(iso8601: $0) } ?? .now()
-                let features = try parser.fallbackFeatures(record.text, locale: locale, referenceTime: reference)
-                examples[locale.language, default: []].append(.init(features: features, label: record.expected.intent ?? FallbackModel.none, id: record.id))
+                guard let locale = try? ParlanceLocale(record.locale ?? "en"), wanted.contains(locale.language),
+                    IntentParser.supportedLanguages.contains(locale.language)
+                else { continue }
+                let reference = try record.referenceTime.map { try ReferenceTime(iso8601: $0) } ?? ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+                let label = record.expected.intent.flatMap { catalogue.intent($0) != nil ? $0 : nil } ?? FallbackModel.none
+                let item = try parser.trainingItem(
+                    record.text, locale: locale, referenceTime: reference, intent: label == FallbackModel.none ? nil : label,
+                    parameters: record.expected.surfaceValues, tagParameters: tagFile && record.annotation != "intent-only")
+                for name in item.unplaced { unplaced["\(locale.language) \(name)", default: 0] += 1 }
+                items[locale.language, default: []].append(.init(id: record.id, label: label, aside: FallbackTrainer.isAside(record.id), item: item))
+                sources[locale.language, default: [:]][source, default: 0] += 1
             }
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for (language, list) in examples.sorted(by: { $0.key < $1.key }) {
-            let model = FallbackTrainer.train(language: language, examples: list, excludeHeldOut: excludeHeldOut)
-            let path = (out as NSString).appendingPathComponent("\(language).json")
-            try (ParlanceJSON.line(model) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-            let r = model.training
-            print("\(language): \(r.examples) examples, \(model.weights.count) features; held out \(r.heldOut): intent accuracy \(r.heldOutAccuracy), out-of-domain rejection \(r.heldOutRejection), threshold \(model.threshold) → \(path)")
+        for (language, list) in items.sorted(by: { $0.key < $1.key }) {
+            let model = FrameModelTrainer.train(
+                language: language, items: list, capitalsCarrySignal: try parser.capitalsCarrySignal(language), sources: sources[language] ?? [:])
+            let path = (out as NSString).appendingPathComponent("\(language).plm")
+            try model.encoded().write(to: URL(fileURLWithPath: path))
+            let r = model.classifier.training
+            print("\(language): \(r.examples) examples (\(r.heldOut) aside), \(model.classifier.weights.count) classifier features, "
+                + "\(model.tagger?.featureCount ?? 0) tagger features; aside: intent accuracy \(r.heldOutAccuracy), "
+                + "out-of-domain rejection \(r.heldOutRejection), temperature \(model.temperature), threshold \(model.classifier.threshold) → \(path)")
+        }
+        for (key, n) in unplaced.sorted(by: { $0.key < $1.key }) {
+            print("note: \(n) values of \(key) not found in their text (left untagged)")
         }
     }
 }
-

@@ -13,6 +13,24 @@ public struct AnnotatedRecord: Sendable, Decodable {
         /// Parameter name → the expected resolution of its value, or of each value in
         /// utterance order (a list parameter said twice).
         public var resolution: [String: ExpectedResolutions]?
+        /// The app named that the user does not have (records.md extension), on a line with no intent.
+        public var unavailableApp: String?
+
+        /// The surface strings of each parameter (a string, or a list of strings); typed values
+        /// are left out.
+        public var surfaceValues: [String: [String]] {
+            var result: [String: [String]] = [:]
+            for (name, value) in parameters {
+                switch value {
+                case .string(let s): result[name] = [s]
+                case .array(let items):
+                    let strings = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+                    if strings.count == items.count, !strings.isEmpty { result[name] = strings }
+                default: continue
+                }
+            }
+            return result
+        }
     }
 
     public var id: String

@@ -12,25 +12,44 @@ public struct ParserContext: Sendable, Decodable {
     public var shortcuts: [Shortcut] = []
     /// Interactions the apps donated (the start of the user's `DonationLog`).
     public var donations: [Donation] = []
+    /// Apps on the device that handle no intent Parlance knows (records.md `installedApps`):
+    /// a request that names one gets no intent and `unavailableApp`.
+    public var installedApps: [String] = []
 
-    public init(apps: [AppDefinition], shortcuts: [Shortcut] = [], donations: [Donation] = []) {
+    public init(apps: [AppDefinition], shortcuts: [Shortcut] = [], donations: [Donation] = [], installedApps: [String] = []) {
         self.apps = apps
         self.shortcuts = shortcuts
         self.donations = donations
+        self.installedApps = installedApps
     }
 
-    enum CodingKeys: String, CodingKey { case apps, shortcuts, donations }
+    enum CodingKeys: String, CodingKey { case apps, shortcuts, donations, installedApps }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         apps = try c.decode([AppDefinition].self, forKey: .apps)
         shortcuts = try c.decodeIfPresent([Shortcut].self, forKey: .shortcuts) ?? []
         donations = try c.decodeIfPresent([Donation].self, forKey: .donations) ?? []
+        installedApps = try c.decodeIfPresent([String].self, forKey: .installedApps) ?? []
     }
+
+    /// Whether the context describes a device (it lists apps): then a request naming an app
+    /// that is not there gets no intent. A context of no apps labels a corpus.
+    public var listsApps: Bool { !apps.isEmpty || !installedApps.isEmpty }
 
     /// Shortcuts and donations must name apps and intents of the context (checked once the
     /// intent definition files are in).
     func validate(file: String) throws(ContextError) {
+        // An installed app without intents cannot also be an app with intents.
+        for (n, installed) in installedApps.enumerated() {
+            let key = IntentParser.compact(TextNormalizer.key(installed))
+            guard !key.isEmpty else { throw ContextError(file: file, message: "at installedApps[\(n)]: an empty app name") }
+            for (a, app) in apps.enumerated() {
+                if let name = app.allNames.first(where: { IntentParser.compact(TextNormalizer.key($0)) == key }) {
+                    throw ContextError(file: file, message: "at installedApps[\(n)]: '\(installed)' is also apps[\(a)] '\(name)'; an app is either installed without intents or listed with its intents, not both")
+                }
+            }
+        }
         for app in apps {
             for intent in app.customIntents {
                 if let problem = intent.problems().first { throw ContextError(file: file, message: "at apps.\(app.name).intents.\(intent.name): \(problem.message)") }

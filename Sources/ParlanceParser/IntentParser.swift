@@ -20,11 +20,15 @@ public final class IntentParser: UtteranceParser {
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
     private let grammars = Mutex<[String: LanguageGrammar]>([:])
-    private let models = Mutex<[String: FallbackModel?]>([:])
+    private let models = Mutex<[String: FrameModel?]>([:])
     private let vocabularies = Mutex<[String: [String: PhraseSet]]>([:])
     private let customGrammars = Mutex<[String: CustomGrammar]>([:])
     private let shortcutMatchers = Mutex<[String: ShortcutMatcher]>([:])
     private let appKeys: [(app: AppDefinition, keys: [String])]
+    private let unavailableApps: UnavailableAppFinder
+    /// With a context of no apps: each well-known service as an app of its domains' intents,
+    /// so that "Venmo Paul ten dollars" reads as a payment (with app null).
+    private let serviceApps: [String: AppDefinition]
     /// The user's donations (see `DonationLog`): they raise the prior of the intents and apps
     /// the user uses often and recently, which decides near-ties. Record and delete through it.
     public let donations: DonationLog
@@ -36,6 +40,8 @@ public final class IntentParser: UtteranceParser {
         self.catalogue = .standard
         self.analyzer = analyzer
         self.donations = donations ?? DonationLog(context.donations)
+        self.unavailableApps = UnavailableAppFinder(context: context)
+        self.serviceApps = context.listsApps ? [:] : ServiceDirectory.standard.apps(catalogue: .standard)
         self.appKeys = context.apps.map { app in
             (app, app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) })
         }
@@ -60,8 +66,23 @@ public final class IntentParser: UtteranceParser {
         }
         var notes: [String] = []
         var lookalikes: [String] = []
-        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
+        var mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
         let vocabularies = vocabularies(for: locale.language, grammar: grammar)
+        // An app the user does not have ("on WhatsApp", "get me an Uber", "Venmo Paul …"):
+        // with a context that lists apps, no intent; never another app, never a parameter.
+        if mentions.isEmpty, let unavailable = unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) {
+            let said = units[unavailable.range].map(\.token.text).joined(separator: " ")
+            if context.listsApps {
+                return ParseResult(intent: nil, alternatives: [], reason: "\(unavailable.name) is not among this user's apps", explanation: Explanation(
+                    decidedBy: "apps", source: nil, score: nil, appMention: "\(said) → \(unavailable.name) (not in the context)", notes: notes), unavailableApp: unavailable.name)
+            }
+            // A context of no apps (labelling a corpus): the service is read as an app that
+            // handles its domains' intents, and the frame's app stays null.
+            if let app = serviceApps[unavailable.name] {
+                notes.append("'\(said)' names \(unavailable.name); the context lists no apps, so the frame's app is null")
+                mentions = [Mention(app: app, range: unavailable.range, said: said)]
+            }
+        }
         // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
         // not in the context: no intent, and never routed to the real app.
         if mentions.isEmpty, let lookalike = lookalikes.first {
@@ -74,55 +95,61 @@ public final class IntentParser: UtteranceParser {
         if let only = said.first, only.exact, said.count == 1 {
             return shortcutResult(said, language: locale.language, notes: notes)
         }
+        var bend = false
         // The language's grammar and the context's custom intents, verbified or not.
         func matchAll(verbified: Bool, units: [MatchUnit], mention: Mention?, bonus: Double) -> [Candidate] {
             var result = match(verbified ? grammar.verbified : grammar.main, grammar, custom: nil, units: units, entities: analysis.entities, scalars: scalars,
-                               vocabularies: vocabularies, mention: mention, bonus: bonus)
+                               vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend)
             if !custom.isEmpty {
                 result += match(verbified ? custom.verbified : custom.main, grammar, custom: custom, units: units, entities: analysis.entities, scalars: scalars,
-                                vocabularies: vocabularies, mention: mention, bonus: bonus)
+                                vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend)
             }
             return result
         }
 
         var candidates: [Candidate] = []
-        // No app named (or the app name taken as ordinary words).
-        candidates += matchAll(verbified: false, units: units, mention: nil, bonus: 0)
-        // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
-        // request may start at a clause boundary, at a small cost per word left out.
-        if candidates.isEmpty {
-            for start in units.indices.dropFirst() where units[start].commaBefore && units.count - start >= 1 {
-                let rest = Array(units[start...])
-                let cost = MatchScores.preambleToken * Double(start)
-                candidates += matchAll(verbified: false, units: rest, mention: nil, bonus: cost)
-                for mention in mentions where mention.range.lowerBound >= start {
-                    var shifted = mention
-                    shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
-                    let removed = removing(shifted, from: rest, grammar: grammar, vocabularies: vocabularies)
-                    candidates += matchAll(verbified: false, units: removed.rest, mention: shifted, bonus: cost + removed.bonus)
+        // Templates as written first; only when none reads the request, templates that bend
+        // (words skipped at a cost, `MatchScores.skippedWord`).
+        for pass in [false, true] where candidates.isEmpty {
+            bend = pass
+            // No app named (or the app name taken as ordinary words).
+            candidates += matchAll(verbified: false, units: units, mention: nil, bonus: 0)
+            // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
+            // request may start at a clause boundary, at a small cost per word left out.
+            if candidates.isEmpty {
+                for start in units.indices.dropFirst() where units[start].commaBefore && units.count - start >= 1 {
+                    let rest = Array(units[start...])
+                    let cost = MatchScores.preambleToken * Double(start)
+                    candidates += matchAll(verbified: false, units: rest, mention: nil, bonus: cost)
+                    for mention in mentions where mention.range.lowerBound >= start {
+                        var shifted = mention
+                        shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
+                        let removed = removing(shifted, from: rest, grammar: grammar, vocabularies: vocabularies)
+                        candidates += matchAll(verbified: false, units: removed.rest, mention: shifted, bonus: cost + removed.bonus)
+                    }
                 }
             }
-        }
-        for mention in mentions {
-            let (rest, removal, bonus) = removing(mention, from: units, grammar: grammar, vocabularies: vocabularies)
-            candidates += matchAll(verbified: false, units: rest, mention: mention, bonus: bonus)
-            // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
-            var asNoun = units
-            asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
-            candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0)
-            // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
-            // intents without their verb.
-            if !custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = grammar.mentionVerb {
-                let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
-                if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound).isEmpty {
-                    candidates += match(custom.verbified, grammar, custom: custom, units: rest, entities: analysis.entities, scalars: scalars,
-                                        vocabularies: vocabularies, mention: mention, bonus: bonus).filter { $0.handled(by: mention.app) }
+            for mention in mentions {
+                let (rest, removal, bonus) = removing(mention, from: units, grammar: grammar, vocabularies: vocabularies)
+                candidates += matchAll(verbified: false, units: rest, mention: mention, bonus: bonus)
+                // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
+                var asNoun = units
+                asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
+                candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0, bend: bend)
+                // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
+                // intents without their verb.
+                if !custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = grammar.mentionVerb {
+                    let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
+                    if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound).isEmpty {
+                        candidates += match(custom.verbified, grammar, custom: custom, units: rest, entities: analysis.entities, scalars: scalars,
+                                            vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend).filter { $0.handled(by: mention.app) }
+                    }
                 }
-            }
-            // The app name as the verb: "MonkeyChat Bobo send more bananas".
-            if mention.isLeading(removal) {
-                candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus)
-                    .filter { $0.handled(by: mention.app) }
+                // The app name as the verb: "MonkeyChat Bobo send more bananas".
+                if mention.isLeading(removal) {
+                    candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus)
+                        .filter { $0.handled(by: mention.app) }
+                }
             }
         }
         // Near a shortcut phrase (a slip or two): the shortcut, unless a template reads every
@@ -130,11 +157,42 @@ public final class IntentParser: UtteranceParser {
         if !said.isEmpty, !candidates.contains(where: { $0.coverage >= 1 }) {
             return shortcutResult(said, language: locale.language, notes: notes)
         }
+        // No template reads it: the trained tier.
         if candidates.isEmpty, let model = try model(for: locale.language) {
-            return fallback(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, vocabularies: vocabularies, notes: notes)
+            return trainedResult(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, grammar: grammar,
+                                 vocabularies: vocabularies, notes: notes)
         }
-        return decide(candidates, notes: notes, mentions: mentions, time: referenceTime.secondsSince1970)
+        // An app was named and no template reading is one it handles: the trained tier, its
+        // distribution restricted to the app's intents, before "X does not handle …".
+        if let mention = mentions.first, !candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }),
+            let model = try model(for: locale.language)
+        {
+            let trained = trainedResult(model, units: units, entities: analysis.entities, mentions: [mention], scalars: scalars, grammar: grammar,
+                                        vocabularies: vocabularies, notes: notes + ["no template reading is one \(mention.app.name) handles"])
+            if trained.intent != nil { return trained }
+        }
+        let decided = decide(candidates, notes: notes, mentions: mentions, time: referenceTime.secondsSince1970)
+        // A template reading of a request that names no app, which the trained tier is sure is
+        // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
+        if mentions.isEmpty, let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom",
+            let model = try model(for: locale.language)
+        {
+            let features = trainedInput(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies).classifierFeatures
+            let ranked = Self.distribution(model, features: features, allowed: nil)
+            let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
+            if none >= Self.nearMissVeto {
+                let p = (none * 1000).rounded() / 1000
+                return ParseResult(intent: nil, alternatives: [frame], reason: "out of domain: a template reads \(frame.name), but the trained tier reads none of the intents (p = \(p))",
+                                   explanation: Explanation(decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,
+                                                            notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
+            }
+        }
+        return decided
     }
+
+    /// The trained tier's probability of "none" above which it overrules a template reading of
+    /// a request that names no app.
+    public static let nearMissVeto = 0.95
 
     /// The result for shortcuts said: the one shortcut's frame, or a disambiguation.
     private func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
@@ -151,88 +209,13 @@ public final class IntentParser: UtteranceParser {
             decidedBy: "shortcut", source: nil, score: items[0].score, appMention: nil, notes: notes), shortcut: Resolution(kind: .disambiguation, items: items))
     }
 
-    /// The fallback model's features of an utterance (what `parlance train` learns from).
-    public func fallbackFeatures(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> [String] {
-        let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
-        let units = IntentParser.units(analysis.tokens)
-        var notes: [String] = [], lookalikes: [String] = []
-        return FallbackFeatures.extract(units: units, entities: analysis.entities, mentions: findMentions(units, notes: &notes, lookalikes: &lookalikes).map(\.range))
-    }
-
-    // MARK: - Fallback
-
-    private func fallback(
-        _ model: FallbackModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], scalars: [Unicode.Scalar],
-        vocabularies: [String: PhraseSet], notes: [String]
-    ) -> ParseResult {
-        let features = FallbackFeatures.extract(units: units, entities: entities, mentions: mentions.map(\.range))
-        let (label, probability) = model.predict(features)
-        let coverage = model.coverage(features)
-        let rounded = (probability * 1000).rounded() / 1000
-        let mentionText = mentions.first.map { "\($0.said) → \($0.app.name)" }
-        let source = "fallback model \(model.language) (threshold \(model.threshold))"
-        guard label != FallbackModel.none, probability >= model.threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
-            let reason =
-                label == FallbackModel.none ? "out of domain (fallback model, p = \(rounded))"
-                : coverage < FallbackModel.minimumCoverage ? "out of domain: most words are unknown to the fallback model (\(label), p = \(rounded))"
-                : "no template matched and the fallback model is unsure (\(label), p = \(rounded))"
-            return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(
-                decidedBy: "fallback", source: source, score: rounded, appMention: mentionText, notes: notes))
-        }
-        if let mention = mentions.first, !mention.app.handles(label) {
-            return ParseResult(intent: nil, alternatives: [], reason: "\(mention.app.name) does not handle \(label)", explanation: Explanation(
-                decidedBy: "fallback", source: source, score: rounded, appMention: mentionText, notes: notes))
-        }
-        // Parameters: typed entities by type, and known names for the first person parameter.
-        var parameters: [Parameter] = []
-        var used = Set<String>()
-        for entity in entities {
-            let target = spec.parameters.first { p in
-                guard !used.contains(p.name) else { return false }
-                switch (entity.type, p.type) {
-                case (.currencyAmount, .currencyAmount), (.number, .number), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
-                     (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
-                default: return false
-                }
-            }
-            guard let p = target else { continue }
-            used.insert(p.name)
-            parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
-        }
-        if let person = spec.parameters.first(where: { $0.type == .person }), let phrases = vocabularies[person.vocabulary ?? ""] {
-            var i = 0
-            while i < units.count {
-                var matched = 0
-                for length in stride(from: min(phrases.longest, units.count - i), through: 1, by: -1) where phrases.contains(units[i..<(i + length)].map(\.key)[...]) {
-                    matched = length
-                    break
-                }
-                if matched > 0 {
-                    let span = Span(units[i].token.span.start, units[i + matched - 1].token.span.end)
-                    let raw = String(String.UnicodeScalarView(scalars[span.start..<span.end]))
-                    parameters.append(Parameter(name: person.name, value: .text(raw), raw: raw, span: span))
-                    i += matched
-                    if !person.list { break }
-                } else {
-                    i += 1
-                }
-            }
-        }
-        parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
-        let app: String? = mentions.first?.app.name ?? { let apps = context.apps(handling: label); return apps.count == 1 ? apps[0].name : nil }()
-        let frame = IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: rounded, parameters: parameters)
-        return ParseResult(intent: frame, alternatives: [], reason: nil, explanation: Explanation(
-            decidedBy: "fallback", source: source, score: rounded, appMention: mentionText, notes: notes))
-    }
-
-    func model(for language: String) throws -> FallbackModel? {
+    /// The trained tier of a language (`Grammar/Models/<language>.plm`), nil when none is built.
+    func model(for language: String) throws -> FrameModel? {
         try models.withLock { models in
             if let model = models[language] { return model }
-            var model: FallbackModel?
-            if let url = FallbackModel.url(for: language), let data = try? Data(contentsOf: url) {
-                do { model = try JSONDecoder().decode(FallbackModel.self, from: data) } catch {
-                    throw GrammarError.file("Models/\(language).json", "\(error)")
-                }
+            var model: FrameModel?
+            if let url = FrameModel.url(for: language), let data = try? Data(contentsOf: url) {
+                model = try FrameModel(decoding: data, file: "Models/\(language).plm")
             }
             models[language] = model
             return model
@@ -240,6 +223,31 @@ public final class IntentParser: UtteranceParser {
     }
 
     // MARK: - Units and mentions
+
+    /// The app a frame gives for a named app: none for a service read in a context of no apps.
+    func reported(_ app: AppDefinition) -> String? { serviceApps[app.name].map { _ in nil } ?? app.name }
+
+    /// Mentions of context apps, and of services (as "@app" for the trained tier's features).
+    func featureMentions(_ units: [MatchUnit], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [Range<Int>] {
+        var ranges = mentions.map(\.range)
+        if ranges.isEmpty, let service = unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) { ranges.append(service.range) }
+        return ranges
+    }
+
+    /// The first app said that the user does not have, unless its words are a known name
+    /// ("Lydia" the contact is not Lydia the service).
+    func unavailableApp(in units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> UnavailableMention? {
+        guard !unavailableApps.isEmpty else { return nil }
+        let names = vocabularies["contactName"] ?? PhraseSet()
+        var taken: [Range<Int>] = []
+        while let found = unavailableApps.find(in: units, avoiding: taken, articles: grammar.notNames, extent: {
+            mentionExtent(of: $0, units: units, grammar: grammar, vocabularies: vocabularies)
+        }) {
+            guard names.contains(units[found.range].map(\.key)[...]) else { return found }
+            taken.append(found.range)
+        }
+        return nil
+    }
 
     static func units(_ tokens: [Token]) -> [MatchUnit] {
         var units: [MatchUnit] = []
@@ -334,11 +342,16 @@ public final class IntentParser: UtteranceParser {
     }
 
     func mentionExtent(_ mention: Mention, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int> {
-        let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
+        mentionExtent(of: mention.range, units: units, grammar: grammar, vocabularies: vocabularies)
+    }
+
+    /// The words of the language's mention rule around an app name at `range`.
+    func mentionExtent(of range: Range<Int>, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int> {
+        let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: range)
         let matcher = AutomatonMatcher(automaton: grammar.mention.automaton, oracle: oracle)
-        var best = mention.range
-        for start in stride(from: mention.range.lowerBound, through: max(0, mention.range.lowerBound - 5), by: -1) {
-            for end in mention.range.upperBound...min(units.count, mention.range.upperBound + 3) {
+        var best = range
+        for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
+            for end in range.upperBound...min(units.count, range.upperBound + 3) {
                 let accepted = matcher.run(start: grammar.mention.start, accepting: grammar.mention.acceptingStates, from: start, to: end)
                 if !accepted.isEmpty, end - start > best.count { best = start..<end }
             }
@@ -378,7 +391,7 @@ public final class IntentParser: UtteranceParser {
 
     private func match(
         _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
-        vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double
+        vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double, bend: Bool = false
     ) -> [Candidate] {
         guard !units.isEmpty else { return [] }
         var entityUnits: [Int: [(end: Int, entity: Entity)]] = [:]
@@ -390,7 +403,7 @@ public final class IntentParser: UtteranceParser {
         }
         let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
                                 conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil)
-        let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle)
+        let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
@@ -433,10 +446,12 @@ public final class IntentParser: UtteranceParser {
             return ParseResult(intent: nil, alternatives: [], reason: "no template matched", explanation: Explanation(
                 decidedBy: "none", source: nil, score: nil, appMention: mentionText, notes: notes))
         }
-        // An app was named but the best reading is for an intent it does not handle.
+        // An app was named: only the readings it handles compete. "X does not handle …" only
+        // when it handles none of them.
         if let mention = top.mention ?? mentions.first, !top.handled(by: mention.app) {
-            let handled = ranked.filter { $0.handled(by: mention.app) && $0.mention != nil }
-            if let alternative = handled.first, alternative.score >= top.score - 0.5 {
+            let handled = ranked.filter { c in c.mention.map { c.handled(by: $0.app) } ?? false }
+            if let alternative = handled.first, alternative.score >= top.score - Self.plausibleReadingGap {
+                notes.append("\(mention.app.name) does not handle \(top.name); the best reading it handles is \(alternative.name)")
                 return result(alternative, ranked: ranked, notes: notes, mentionText: mentionText)
             }
             notes.append("the best reading is \(top.name), which \(mention.app.name) does not handle")
@@ -455,6 +470,10 @@ public final class IntentParser: UtteranceParser {
         }
         return result(top, ranked: ranked, notes: notes, mentionText: mentionText)
     }
+
+    /// How far below the best reading a reading the named app handles may score and still be
+    /// taken (a plausible reading); further down, "X does not handle …".
+    static let plausibleReadingGap = 1.5
 
     /// Readings of the same custom intent from different apps this close are a tie.
     static let appTieMargin = 0.1
@@ -478,7 +497,7 @@ public final class IntentParser: UtteranceParser {
         if let entry = c.entry { return customFrame(c, entry) }
         let spec = catalogue.intent(c.intent)!
         let app: String? =
-            if let mention = c.mention { mention.app.name } else {
+            if let mention = c.mention { reported(mention.app) } else {
                 { let apps = context.apps(handling: c.intent); return apps.count == 1 ? apps[0].name : c.donatedApp }()
             }
         var parameters: [Parameter] = []
@@ -563,7 +582,7 @@ public final class IntentParser: UtteranceParser {
         return (String(String.UnicodeScalarView(c.scalars[first..<last])), Span(first, last))
     }
 
-    private func value(_ entity: Entity, for p: ParameterSpec) -> ParameterValue {
+    func value(_ entity: Entity, for p: ParameterSpec) -> ParameterValue {
         switch entity.value {
         case .number(let n): .number(n)
         case .currencyAmount(let a): .currencyAmount(a)

@@ -32,12 +32,15 @@ final class MatchPath: @unchecked Sendable {
     let capture: Capture?
     let template: Int?
     let parent: MatchPath?
+    /// Words the path skipped (see `MatchScores.skippedWord`).
+    let skips: Int
 
-    init(score: Double, literals: Int, capture: Capture? = nil, template: Int? = nil, parent: MatchPath?) {
+    init(score: Double, literals: Int, capture: Capture? = nil, template: Int? = nil, skips: Int? = nil, parent: MatchPath?) {
         self.score = score
         self.literals = literals
         self.capture = capture
         self.template = template
+        self.skips = skips ?? parent?.skips ?? 0
         self.parent = parent
     }
 
@@ -191,6 +194,11 @@ enum MatchScores {
     static let capture = 0.05
     /// Each word of a preamble left out before a clause boundary.
     static let preambleToken = -0.1
+    /// A word no template has at that point (a filler, an adverb, a hesitation: "let's go
+    /// *burn* …", "call *quickly* Rob"), skipped at this cost, at most `maximumSkips` per
+    /// reading. Dearer than any slot word, so a reading that places the word wins.
+    static let skippedWord = -0.7
+    static let maximumSkips = 2
     static let textToken = -0.02
     static let filler = -0.03
     static let wildcardToken = -0.3
@@ -210,11 +218,14 @@ struct AutomatonMatcher {
     let automaton: Automaton
     let oracle: SlotOracle
     let keys: [String]
+    /// Whether paths may skip words (`MatchScores.skippedWord`).
+    let bend: Bool
 
-    init(automaton: Automaton, oracle: SlotOracle) {
+    init(automaton: Automaton, oracle: SlotOracle, bend: Bool = false) {
         self.automaton = automaton
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
+        self.bend = bend
     }
 
     func run(start: Int, accepting: Set<Int>, from: Int, to: Int) -> [Int: MatchPath] {
@@ -238,18 +249,26 @@ struct AutomatonMatcher {
                 let path = agenda[offset][state]!
                 let closure = automaton.closures[state]
                 guard offset < length else {
-                    for (end, template) in closure.ends where accepting.contains(end) {
+                    for (end, template) in closure.ends where accepting.contains(end) && !(path.capture == nil && path.skips > (path.parent?.skips ?? 0)) {
                         if let existing = result[end], existing.score >= path.score { continue }
                         result[end] = marked(path, template)
                     }
                     continue
                 }
                 let unit = keys[position]
+                // After a skipped word, only a template word (or another skip) may follow: words
+                // are inserted between template words, never put in place of one.
+                let afterSkip = path.capture == nil && path.skips > (path.parent?.skips ?? 0)
                 for (target, template) in closure.fillers[unit] ?? [] {
                     advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, template)))
                 }
                 for (target, template) in closure.words[unit] ?? [] {
                     advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, template)))
+                }
+                // Templates bend: a word none of them has here is skipped, at a cost. Only
+                // where a template word is expected next, so free slots keep their words.
+                if bend, path.skips < MatchScores.maximumSkips, !closure.words.isEmpty, (closure.words[unit] ?? []).isEmpty {
+                    advance(&agenda, offset + 1, state, MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path))
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
                 if unit.count >= 4, !automaton.vocabulary.contains(unit) {
@@ -258,7 +277,7 @@ struct AutomatonMatcher {
                         advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: marked(path, template)))
                     }
                 }
-                for (slot, target, template) in closure.slots {
+                for (slot, target, template) in closure.slots where !afterSkip {
                     let key = SlotAt(slot: slot, position: position)
                     let matches = slotCache[key] ?? slotMatches(slot, at: position, limit: to)
                     slotCache[key] = matches

@@ -55,6 +55,8 @@ public struct OutputRecord: Sendable, Encodable {
     public let explanation: Explanation?
     /// The shortcut said, or the shortcuts to choose between (records.md extension).
     public let shortcut: Resolution?
+    /// The app named that the user does not have (records.md extension).
+    public let unavailableApp: String?
     public let error: RecordError?
 
     public init(id: String?, locale: String?, text: String, result: ParseResult, explain: Bool) {
@@ -66,6 +68,7 @@ public struct OutputRecord: Sendable, Encodable {
         self.reason = result.reason
         self.explanation = explain ? result.explanation : nil
         self.shortcut = result.shortcut
+        self.unavailableApp = result.unavailableApp
         self.error = nil
     }
 
@@ -78,10 +81,11 @@ public struct OutputRecord: Sendable, Encodable {
         self.reason = nil
         self.explanation = nil
         self.shortcut = nil
+        self.unavailableApp = nil
         self.error = error
     }
 
-    enum CodingKeys: String, CodingKey { case id, locale, text, intent, alternatives, reason, explanation, shortcut, error }
+    enum CodingKeys: String, CodingKey { case id, locale, text, intent, alternatives, reason, unavailableApp, explanation, shortcut, error }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -91,6 +95,7 @@ public struct OutputRecord: Sendable, Encodable {
         try c.encode(intent, forKey: .intent)  // null when nothing matched
         try c.encode(alternatives, forKey: .alternatives)
         try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(unavailableApp, forKey: .unavailableApp)
         try c.encodeIfPresent(explanation, forKey: .explanation)
         try c.encodeIfPresent(shortcut, forKey: .shortcut)
         try c.encode(error, forKey: .error)

@@ -22,13 +22,17 @@ public struct ParseResult: Sendable, Hashable, Codable {
     /// shortcut (id, phrase, score), or `disambiguation` between the 2 or more shortcuts it
     /// is equally near (then `intent` is nil and `alternatives` holds their frames).
     public let shortcut: Resolution?
+    /// The app the request names that the user does not have (a well-known service or an
+    /// app of the context's `installedApps`): then `intent` is nil (records.md extension).
+    public let unavailableApp: String?
 
-    public init(intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation, shortcut: Resolution? = nil) {
+    public init(intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation, shortcut: Resolution? = nil, unavailableApp: String? = nil) {
         self.intent = intent
         self.alternatives = alternatives
         self.reason = reason
         self.explanation = explanation
         self.shortcut = shortcut
+        self.unavailableApp = unavailableApp
     }
 }
 

@@ -1,0 +1,135 @@
+import Foundation
+import ParlanceText
+
+/// Well-known services people name in requests (`Grammar/services.json`), and the apps a
+/// context lists as installed without intents (`installedApps`): a request that names one
+/// of them names an app the user cannot reach through Parlance, and is never routed to
+/// another app (records.md `unavailableApp`).
+public struct ServiceDirectory: Sendable, Decodable {
+    public struct Service: Sendable, Decodable, Hashable {
+        public var name: String
+        public var domains: [String]
+        public var aliases: [String]
+        /// Names that are also ordinary words or first names count only with a cue.
+        public var cue: Bool
+        public var cuedAliases: [String]
+
+        enum CodingKeys: String, CodingKey { case name, domains, aliases, cue, cuedAliases }
+
+        public init(name: String, domains: [String] = [], aliases: [String] = [], cue: Bool = false, cuedAliases: [String] = []) {
+            self.name = name
+            self.domains = domains
+            self.aliases = aliases
+            self.cue = cue
+            self.cuedAliases = cuedAliases
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            domains = try c.decodeIfPresent([String].self, forKey: .domains) ?? []
+            aliases = try c.decodeIfPresent([String].self, forKey: .aliases) ?? []
+            cue = try c.decodeIfPresent(Bool.self, forKey: .cue) ?? false
+            cuedAliases = try c.decodeIfPresent([String].self, forKey: .cuedAliases) ?? []
+        }
+
+        /// Every spelling with whether it needs a cue.
+        var spellings: [(name: String, cue: Bool)] {
+            [(name, cue)] + aliases.map { ($0, cue) } + cuedAliases.map { ($0, true) }
+        }
+    }
+
+    public var services: [Service]
+
+    /// The directory shipped with Parlance.
+    public static let standard: ServiceDirectory = {
+        guard let url = Bundle.module.url(forResource: "services", withExtension: "json", subdirectory: "Grammar"),
+            let data = try? Data(contentsOf: url), let directory = try? JSONDecoder().decode(ServiceDirectory.self, from: data)
+        else { return ServiceDirectory(services: []) }
+        return directory
+    }()
+
+    public init(services: [Service]) { self.services = services }
+
+    /// Each service as an app handling the catalogue's intents of its domains, by name.
+    func apps(catalogue: IntentCatalogue) -> [String: AppDefinition] {
+        var apps: [String: AppDefinition] = [:]
+        for service in services {
+            let intents = catalogue.intents.filter { service.domains.contains($0.domain) }.map(\.name)
+            let json: [String: Any] = ["name": service.name, "intents": intents]
+            guard !intents.isEmpty, let data = try? JSONSerialization.data(withJSONObject: json),
+                let app = try? JSONDecoder().decode(AppDefinition.self, from: data)
+            else { continue }
+            apps[service.name] = app
+        }
+        return apps
+    }
+}
+
+/// An unavailable app said in an utterance: which one, where, and the words that go with it.
+struct UnavailableMention: Sendable {
+    var name: String
+    var range: Range<Int>
+    var extent: Range<Int>
+}
+
+/// Finds unavailable apps in units: the context's installed apps and the well-known services
+/// that are not apps of the context, by their compact keys (case, accents, spaces folded).
+struct UnavailableAppFinder: Sendable {
+    struct Entry: Sendable {
+        var name: String
+        var key: String
+        var cue: Bool
+    }
+    let entries: [Entry]
+    let longest: Int
+
+    init(context: ParserContext, directory: ServiceDirectory = .standard) {
+        let appKeys = Set(context.apps.flatMap(\.allNames).map { IntentParser.compact(TextNormalizer.key($0)) })
+        var entries: [Entry] = []
+        for name in context.installedApps {
+            entries.append(Entry(name: name, key: Self.key(name), cue: false))
+        }
+        for service in directory.services {
+            // A service the user has as an app of the context is that app.
+            guard !service.spellings.contains(where: { appKeys.contains(IntentParser.compact(TextNormalizer.key($0.name))) }) else { continue }
+            let keys = service.spellings.map { (Self.key($0.name), $0.cue) }
+            for (key, cue) in keys { entries.append(Entry(name: service.name, key: key, cue: cue)) }
+        }
+        self.entries = entries.filter { !$0.key.isEmpty }
+        self.longest = 3
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// A name's key: lower case, without spaces, hyphens, apostrophes and dots, accents kept.
+    static func key(_ text: String) -> String { IntentParser.compact(text.lowercased()) }
+
+    /// The first unavailable app said, outside the ranges of the context's own app mentions.
+    /// `extent` gives the words that go with a name ("on WhatsApp"); a name that needs a cue
+    /// counts only when such words come with it or an article stands before it.
+    func find(in units: [MatchUnit], avoiding taken: [Range<Int>], articles: Set<String>, extent: (Range<Int>) -> Range<Int>) -> UnavailableMention? {
+        guard !entries.isEmpty else { return nil }
+        var i = 0
+        while i < units.count {
+            if taken.contains(where: { $0.contains(i) }) { i += 1; continue }
+            for length in stride(from: min(longest, units.count - i), through: 1, by: -1) {
+                let range = i..<(i + length)
+                if taken.contains(where: { $0.overlaps(range) }) { continue }
+                // Case-folded but with its accents: "über" is a German word, not Uber.
+                let joined = UnavailableAppFinder.key(units[range].map(\.token.text).joined())
+                guard let entry = entries.first(where: { $0.key == joined }) else { continue }
+                var around = extent(range)
+                let article = i > 0 && articles.contains(units[i - 1].key)
+                if entry.cue {
+                    guard around != range || article else { continue }
+                }
+                // "un Uber", "an Uber": the article goes with the name.
+                if around == range, article { around = (i - 1)..<range.upperBound }
+                return UnavailableMention(name: entry.name, range: range, extent: around)
+            }
+            i += 1
+        }
+        return nil
+    }
+}

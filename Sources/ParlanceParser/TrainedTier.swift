@@ -1,0 +1,308 @@
+import Foundation
+import ParlanceText
+
+/// The trained tier: whole frames for what no template reads. The intent comes from the
+/// classifier (its distribution restricted to the named app's intents), the names, places
+/// and texts from the tagger, typed values from the text layer's entities, enum values from
+/// the language's lexicon. Names still go to the resolver.
+extension IntentParser {
+    /// What the trained tier sees of an utterance.
+    struct TrainedInput {
+        var classifierFeatures: [String]
+        var tagger: TaggerInput
+    }
+
+    /// Parameter types the tagger places (the words as said).
+    static func isTagged(_ p: ParameterSpec) -> Bool {
+        switch p.type {
+        case .person, .place, .string, .text: true
+        default: false
+        }
+    }
+
+    func trainedInput(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> TrainedInput {
+        let classifier = FallbackFeatures.extract(units: units, entities: entities, mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies))
+        var entityTags = [String?](repeating: nil, count: units.count)
+        for entity in entities {
+            var first = true
+            for (i, unit) in units.enumerated() where unit.token.span.start >= entity.span.start && unit.token.span.end <= entity.span.end {
+                entityTags[i] = (first ? "B-" : "I-") + entity.type.rawValue
+                first = false
+            }
+        }
+        var known = [String?](repeating: nil, count: units.count)
+        let keys = units.map(\.key)
+        for (type, set) in vocabularies.sorted(by: { $0.key < $1.key }) where type != "." && set.longest > 0 {
+            var i = 0
+            while i < keys.count {
+                var matched = 0
+                for length in stride(from: min(set.longest, keys.count - i), through: 1, by: -1) where set.contains(keys[i..<(i + length)]) {
+                    matched = length
+                    break
+                }
+                if matched > 0 {
+                    for j in i..<(i + matched) where known[j] == nil { known[j] = (j == i ? "B-" : "I-") + type }
+                    i += matched
+                } else {
+                    i += 1
+                }
+            }
+        }
+        var app = [Bool](repeating: false, count: units.count)
+        for mention in mentions {
+            let extent = mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
+            for i in extent where i < units.count { app[i] = true }
+        }
+        let tagger = TaggerInput(
+            keys: keys, shapes: units.map { TaggerInput.shape($0.token.text) }, entities: entityTags, known: known, app: app,
+            function: keys.map { grammar.notNames.contains($0) })
+        return TrainedInput(classifierFeatures: classifier, tagger: tagger)
+    }
+
+    /// The classifier's distribution, calibrated (temperature) and restricted to the classes
+    /// `allowed` (a named app's intents and `none`), renormalized.
+    ///
+    /// A named app also shifts the prior: the training lines are mostly out of domain (public
+    /// corpora of everything people ask an assistant), while a request that names an app of the
+    /// context is nearly always for it, so its intents get `namedAppPrior` more log-odds.
+    static func distribution(_ model: FrameModel, features: [String], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
+        let c = model.classifier
+        var scores = c.bias
+        for feature in features {
+            guard let pairs = c.weights[feature] else { continue }
+            for pair in pairs { scores[Int(pair[0])] += pair[1] }
+        }
+        let t = max(model.temperature, 0.05)
+        var entries = scores.indices.map { (label: c.classes[$0], score: scores[$0] / t) }
+        if let allowed {
+            entries = entries.filter { $0.label == FallbackModel.none || allowed($0.label) }
+                .map { ($0.label, $0.label == FallbackModel.none ? $0.score : $0.score + namedAppPrior) }
+        }
+        let p = FallbackModel.softmax(entries.map(\.score))
+        return entries.indices.map { (entries[$0].label, p[$0]) }.sorted { $0.p != $1.p ? $0.p > $1.p : $0.label < $1.label }
+    }
+
+    /// The least probability the unrestricted classifier must give a named app's intent for
+    /// the trained tier to read it.
+    static let plausibleShare = 0.1
+
+    /// Log-odds added to a named app's intents (see `distribution`).
+    static let namedAppPrior = 2.0
+
+    /// The frame the trained tier reads, or why it reads none.
+    func trainedResult(
+        _ model: FrameModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], scalars: [Unicode.Scalar], grammar: LanguageGrammar,
+        vocabularies: [String: PhraseSet], notes: [String]
+    ) -> ParseResult {
+        let input = trainedInput(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+        let mention = mentions.first
+        var ranked = Self.distribution(model, features: input.classifierFeatures, allowed: mention.map { m in { m.app.handles($0) } })
+        // A named app's intent must be plausible on its own: a reading the unrestricted model
+        // gives less than `plausibleShare` is not one ("Start a run in MonkeyChat").
+        if mention != nil, ranked[0].label != FallbackModel.none {
+            let free = Self.distribution(model, features: input.classifierFeatures, allowed: nil)
+            let share = free.first { $0.label == ranked[0].label }?.p ?? 0
+            if share < Self.plausibleShare {
+                ranked.insert((FallbackModel.none, 1 - share), at: 0)
+            }
+        }
+        let (label, probability) = ranked[0]
+        let coverage = model.classifier.coverage(input.classifierFeatures)
+        let rounded = (probability * 1000).rounded() / 1000
+        let mentionText = mention.map { "\($0.said) → \($0.app.name)" }
+        let source = "trained tier \(model.language) (threshold \(model.classifier.threshold))"
+        guard label != FallbackModel.none, probability >= model.classifier.threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
+            let reason =
+                mention != nil && label == FallbackModel.none && ranked.count <= 1 ? "\(mention!.app.name) handles none of the readings"
+                : label == FallbackModel.none ? "out of domain (trained tier, p = \(rounded))"
+                : coverage < FallbackModel.minimumCoverage ? "out of domain: most words are unknown to the trained tier (\(label), p = \(rounded))"
+                : "no template matched and the trained tier is unsure (\(label), p = \(rounded))"
+            return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(
+                decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
+        }
+        var parameters: [Parameter] = []
+        // Names, places and texts from the tagger.
+        let tagged = spec.parameters.filter(Self.isTagged).map(\.name)
+        if let tagger = model.tagger, !tagged.isEmpty {
+            let labels = tagger.tag(input.tagger, intent: label, parameters: tagged)
+            var i = 0
+            while i < labels.count {
+                guard labels[i].hasPrefix("B-") else { i += 1; continue }
+                let name = String(labels[i].dropFirst(2))
+                var end = i + 1
+                while end < labels.count, labels[end] == "I-" + name { end += 1 }
+                let span = Span(units[i].token.span.start, units[end - 1].token.span.end)
+                let raw = String(String.UnicodeScalarView(scalars[span.start..<span.end]))
+                parameters.append(Parameter(name: name, value: .text(raw), raw: raw, span: span))
+                i = end
+            }
+        }
+        let taken = parameters.compactMap(\.span)
+        // Typed values from the text layer, by type, outside the tagged words.
+        var used = Set(parameters.map(\.name))
+        for entity in entities where !taken.contains(where: { $0.start < entity.span.end && entity.span.start < $0.end }) {
+            if case .duration = entity.value, spec.parameter("goalValue") != nil, !used.contains("goalValue") {
+                appendGoal(entity, to: &parameters, used: &used)
+                continue
+            }
+            if case .distance = entity.value, spec.parameter("goalValue") != nil, !used.contains("goalValue") {
+                appendGoal(entity, to: &parameters, used: &used)
+                continue
+            }
+            if case .energy = entity.value, spec.parameter("goalValue") != nil, !used.contains("goalValue") {
+                appendGoal(entity, to: &parameters, used: &used)
+                continue
+            }
+            let target = spec.parameters.first { p in
+                guard !used.contains(p.name) else { return false }
+                switch (entity.type, p.type) {
+                case (.currencyAmount, .currencyAmount), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
+                     (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
+                case (.number, .number): return p.name != "goalValue"
+                default: return false
+                }
+            }
+            guard let p = target else { continue }
+            used.insert(p.name)
+            parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
+        }
+        // Enum values from the language's lexicon, outside tagged and typed words.
+        let keys = units.map(\.key)
+        let occupied = parameters.compactMap(\.span)
+        for p in spec.parameters where p.type == .enum || p.type == .boolean {
+            guard let lexicon = grammar.enumerations[p.name] else { continue }
+            var start = 0
+            while start < keys.count {
+                guard let (end, value, exact) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }), exact else { start += 1; continue }
+                let span = Span(units[start].token.span.start, units[end - 1].token.span.end)
+                if !occupied.contains(where: { $0.start < span.end && span.start < $0.end }) {
+                    let raw = String(String.UnicodeScalarView(scalars[span.start..<span.end]))
+                    parameters.append(Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
+                    if !p.list { break }
+                }
+                start = end
+            }
+        }
+        parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
+        let app: String? = mention.map { reported($0.app) } ?? { let apps = context.apps(handling: label); return apps.count == 1 ? apps[0].name : nil }()
+        let frame = IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: rounded, parameters: parameters)
+        let alternatives = ranked.dropFirst().filter { $0.label != FallbackModel.none && $0.p >= 0.1 }.prefix(2).compactMap { alt -> IntentFrame? in
+            guard let s = catalogue.intent(alt.label) else { return nil }
+            return IntentFrame(domain: s.domain, name: s.name, app: nil, confidence: (alt.p * 1000).rounded() / 1000, parameters: [])
+        }
+        return ParseResult(intent: frame, alternatives: Array(alternatives), reason: nil, explanation: Explanation(
+            decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
+    }
+
+    private func appendGoal(_ entity: Entity, to parameters: inout [Parameter], used: inout Set<String>) {
+        switch entity.value {
+        case .duration(let m), .distance(let m), .energy(let m):
+            parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
+            parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+            used.insert("goalValue")
+            used.insert("workoutGoalUnitType")
+        default:
+            break
+        }
+    }
+
+    // MARK: - Training
+
+    /// One annotated utterance as the trained tier learns from it: the classifier's features,
+    /// and, when its parameters are annotated, the tagger's input with the gold labels (each
+    /// surface value found in the text, left to right).
+    public struct TrainingItem: Sendable {
+        public var classifierFeatures: [String]
+        var tagger: FrameTaggerTrainer.Example?
+        /// Surface values that were not found in the text (annotation problems), by name.
+        public var unplaced: [String]
+    }
+
+    public func trainingItem(
+        _ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime, intent: String?, parameters: [String: [String]], tagParameters: Bool
+    ) throws -> TrainingItem {
+        let grammar = try grammar(for: locale.language)
+        let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
+        let units = IntentParser.units(analysis.tokens)
+        var notes: [String] = [], lookalikes: [String] = []
+        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
+        let vocabularies = vocabularies(for: locale.language, grammar: grammar)
+        let input = trainedInput(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+        guard tagParameters, let intent, let spec = catalogue.intent(intent), !units.isEmpty else {
+            return TrainingItem(classifierFeatures: input.classifierFeatures, tagger: nil, unplaced: [])
+        }
+        let tagged = spec.parameters.filter(Self.isTagged).map(\.name)
+        var gold = [String](repeating: "O", count: units.count)
+        let scalars = Array(text.unicodeScalars)
+        var unplaced: [String] = []
+        for (name, values) in parameters.sorted(by: { $0.key < $1.key }) where tagged.contains(name) {
+            var from = 0
+            for value in values {
+                let needle = Array(value.unicodeScalars)
+                guard !needle.isEmpty, let start = Self.find(needle, in: scalars, from: from) else { unplaced.append(name); continue }
+                let end = start + needle.count
+                from = end
+                let covered = units.indices.filter { units[$0].token.span.start >= start && units[$0].token.span.end <= end }
+                guard let first = covered.first, covered.allSatisfy({ gold[$0] == "O" }) else { unplaced.append(name); continue }
+                for i in covered { gold[i] = (i == first ? "B-" : "I-") + name }
+            }
+        }
+        let example = FrameTaggerTrainer.Example(input: input.tagger, intent: intent, parameters: tagged, gold: gold)
+        return TrainingItem(classifierFeatures: input.classifierFeatures, tagger: example, unplaced: unplaced)
+    }
+
+    static func find(_ needle: [Unicode.Scalar], in haystack: [Unicode.Scalar], from: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        var i = from
+        while i + needle.count <= haystack.count {
+            if haystack[i] == needle[0], Array(haystack[i..<(i + needle.count)]) == needle { return i }
+            i += 1
+        }
+        return from > 0 ? find(needle, in: haystack, from: 0) : nil
+    }
+
+    /// Whether the language's capitals say anything about names (not in German, which
+    /// capitalizes every noun).
+    public func capitalsCarrySignal(_ language: String) throws -> Bool { !(try grammar(for: language).capitalizedNouns) }
+}
+
+/// Trains the trained tier of a language from `IntentParser.TrainingItem`s.
+public enum FrameModelTrainer {
+    public struct Item: Sendable {
+        public var id: String
+        public var label: String
+        public var aside: Bool
+        public var item: IntentParser.TrainingItem
+
+        public init(id: String, label: String, aside: Bool, item: IntentParser.TrainingItem) {
+            self.id = id
+            self.label = label
+            self.aside = aside
+            self.item = item
+        }
+    }
+
+    /// Fits the classifier and the tagger on the items not aside; fits the temperature and
+    /// tunes the rejection threshold on the aside items (so what is reported on them was
+    /// never trained on).
+    public static func train(language: String, items: [Item], capitalsCarrySignal: Bool, sources: [String: Int]) -> FrameModel {
+        let examples = items.map { FallbackTrainer.Example(features: $0.item.classifierFeatures, label: $0.label, id: $0.id) }
+        let asideIDs = Set(items.filter(\.aside).map(\.id))
+        let classifier = FallbackTrainer.train(language: language, examples: examples, aside: asideIDs)
+        let tagger = FrameTaggerTrainer.train(items.filter { !$0.aside }.compactMap(\.item.tagger), capitalsCarrySignal: capitalsCarrySignal)
+        let aside = items.filter(\.aside).map { FallbackTrainer.Example(features: $0.item.classifierFeatures, label: $0.label, id: $0.id) }
+        let temperature = FallbackTrainer.temperature(classifier.model, aside: aside)
+        let threshold = FallbackTrainer.threshold(classifier.model, temperature: temperature, aside: aside)
+        var model = classifier.model
+        model = FallbackModel(language: language, classes: model.classes, threshold: threshold.threshold, bias: model.bias, weights: model.weights,
+                              training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: threshold.accuracy,
+                                              heldOutRejection: threshold.rejection, epochs: model.training.epochs, seed: model.training.seed))
+        let report: [String: Any] = [
+            "examples": examples.count, "aside": aside.count, "taggerExamples": items.filter { !$0.aside && $0.item.tagger != nil }.count,
+            "asideIntentAccuracy": threshold.accuracy, "asideRejection": threshold.rejection, "temperature": temperature,
+            "threshold": threshold.threshold, "sources": sources,
+        ]
+        let json = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        return FrameModel(classifier: model, tagger: tagger, temperature: temperature, report: json)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import ParlanceParser
+import ParlanceText
+
+/// Apps that are not there (well-known services, installed apps without intents), the named
+/// app as a constraint on the readings, and the context checks that go with them.
+@Suite struct AppConstraintTests {
+    static let time = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+
+    /// A device: a messaging app, a payments-only app, a rides app; Strava installed without intents.
+    static let device = try! ParserContext.decode(Data("""
+        {"apps": [
+          {"name": "Chatterbox", "intents": ["sendMessage", "searchForMessages"], "userVocabulary": {"contactName": ["Nadia", "Paul", "Lydia Brown"]}},
+          {"name": "Coinpurse", "intents": ["sendPayment", "requestPayment"], "userVocabulary": {"contactName": ["Marta", "Paul"]}},
+          {"name": "Hopper", "intents": ["requestRide", "getRideStatus"]}],
+         "installedApps": ["Strava", "Notion"]}
+        """.utf8), file: "device.json")
+
+    static let noApps = try! ParserContext.decode(Data(#"{"apps": []}"#.utf8), file: "no-apps.json")
+
+    func parse(_ text: String, _ locale: String = "en-US", context: ParserContext = device) throws -> ParseResult {
+        try IntentParser(context: context).parse(text, locale: ParlanceLocale(locale), referenceTime: Self.time)
+    }
+
+    @Test(arguments: [
+        ("Send a message to Nadia on WhatsApp saying I'm late", "en-US", "WhatsApp"),
+        ("get me an Uber to the airport", "en-US", "Uber"),
+        ("Venmo Paul ten dollars", "en-US", "Venmo"),
+        ("WhatsApp Nadia I'm on my way", "en-US", "WhatsApp"),
+        ("can you pay Paul 5 dollars through PayPal please", "en-US", "PayPal"),
+        ("start a run on Strava", "en-US", "Strava"),
+        ("hazme un Bizum de cinco euros a Marta", "es-ES", "Bizum"),
+        ("pídeme un Cabify para ir al aeropuerto", "es-ES", "Cabify"),
+        ("commande un Uber pour la gare", "fr-FR", "Uber"),
+        ("envoie un message à Nadia sur Telegram", "fr-FR", "Telegram"),
+        ("ruf Paul über Signal an", "de-DE", "Signal"),
+        ("manda un messaggio a Nadia su WhatsApp", "it-IT", "WhatsApp"),
+        ("faz um Pix de 50 reais pra Marta", "pt-BR", "Pix"),
+    ])
+    func anAppThatIsNotThereGetsNoIntent(text: String, locale: String, app: String) throws {
+        let result = try parse(text, locale)
+        #expect(result.intent == nil, "\(text) → \(String(describing: result.intent?.name)) via \(String(describing: result.intent?.app))")
+        #expect(result.unavailableApp == app)
+        #expect(result.reason == "\(app) is not among this user's apps")
+    }
+
+    @Test func aNameThatIsAlsoAServiceCountsOnlyWithACue() throws {
+        // "Lydia" is a payment service in France and a first name: alone it is a person.
+        let named = try parse("send 20 dollars to Lydia")
+        #expect(named.unavailableApp == nil)
+        #expect(named.intent?.name == "sendPayment")
+        // After a connective of the mention rule it is the service.
+        #expect(try parse("pay Marta 20 dollars with Lydia").unavailableApp == "Lydia")
+        // A contact whose name it is stays a contact.
+        #expect(try parse("message Lydia Brown saying hello").unavailableApp == nil)
+    }
+
+    @Test func theNamedAppDecidesBetweenReadings() throws {
+        // Coinpurse handles payments only: the payment reading wins over the messaging one.
+        let result = try parse("Coinpurse Marta twenty dollars for dinner")
+        #expect(result.intent?.name == "sendPayment")
+        #expect(result.intent?.app == "Coinpurse")
+        let es = try parse("Coinpurse a Marta veinte euros de la cena", "es-ES")
+        #expect(es.intent?.name == "sendPayment", "\(String(describing: es.reason))")
+        #expect(es.intent?.app == "Coinpurse")
+    }
+
+    @Test func anAppOfTheContextThatHandlesNoneOfTheReadingsIsNamedInTheReason() throws {
+        let result = try parse("send a message to Nadia with Hopper saying hi")
+        #expect(result.intent == nil)
+        #expect(result.unavailableApp == nil)
+        #expect(result.reason?.contains("Hopper") == true)
+    }
+
+    @Test func withAContextOfNoAppsTheServiceIsReadAndTheAppIsNull() throws {
+        let pay = try parse("Venmo Paul ten dollars", context: Self.noApps)
+        #expect(pay.intent?.name == "sendPayment")
+        #expect(pay.intent?.app == nil)
+        #expect(pay.unavailableApp == nil)
+        let ride = try parse("get me an Uber to the station", context: Self.noApps)
+        #expect(ride.intent?.name == "requestRide")
+        #expect(ride.intent?.app == nil)
+        #expect(ride.intent?.parameters.allSatisfy { !$0.raw.contains("Uber") } == true, "\(String(describing: ride.intent?.parameters))")
+    }
+
+    @Test func anInstalledAppThatIsAlsoAnAppOfTheContextIsAnError() throws {
+        let json = #"{"apps": [{"name": "Chatterbox", "alternativeNames": [{"name": "Chatter Box"}], "intents": ["sendMessage"]}], "installedApps": ["Strava", "chatter box"]}"#
+        #expect {
+            _ = try ParserContext.decode(Data(json.utf8), file: "bad.json")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("installedApps[1]") && text.contains("chatter box") && text.contains("Chatterbox") && text.contains("bad.json")
+        }
+    }
+
+    @Test func aServiceTheUserHasAsAnAppIsThatApp() throws {
+        let context = try ParserContext.decode(Data(#"{"apps": [{"name": "WhatsApp", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia"]}}]}"#.utf8), file: "wa.json")
+        let result = try parse("send a message to Nadia on WhatsApp saying hi", context: context)
+        #expect(result.intent?.app == "WhatsApp")
+        #expect(result.unavailableApp == nil)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import ParlanceParser
+import ParlanceText
+
+/// The trained tier: the tagger learns and decodes legal BIO sequences, the model file
+/// round-trips and refuses damage, and the shipped models read whole frames.
+@Suite struct TrainedTierTests {
+    static let time = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+
+    static func input(_ words: [String], known: [String?]? = nil) -> TaggerInput {
+        TaggerInput(keys: words, shapes: words.map { TaggerInput.shape($0) }, entities: words.map { _ in nil },
+                    known: known ?? words.map { _ in nil }, app: words.map { _ in false }, function: words.map { ["to", "the", "a"].contains($0) })
+    }
+
+    @Test func theTaggerLearnsWhereNamesStandAndGeneralizesToNewOnes() {
+        let names = ["ana", "rob", "dana", "li", "marc", "eva", "tom", "ines"]
+        var examples: [FrameTaggerTrainer.Example] = []
+        for (n, name) in names.enumerated() {
+            let words = n % 2 == 0 ? ["send", "a", "message", "to", name, "saying", "hi", "there"] : ["text", name, "saying", "see", "you"]
+            let gold = words.enumerated().map { i, w -> String in
+                if w == name { return "B-recipients" }
+                if let s = words.firstIndex(of: "saying"), i == s + 1 { return "B-content" }
+                if let s = words.firstIndex(of: "saying"), i > s + 1 { return "I-content" }
+                return "O"
+            }
+            examples.append(.init(input: Self.input(words), intent: "sendMessage", parameters: ["recipients", "content"], gold: gold))
+        }
+        let tagger = FrameTaggerTrainer.train(examples, epochs: 8, capitalsCarrySignal: false)
+        let tags = tagger.tag(Self.input(["send", "a", "message", "to", "zoe", "saying", "call", "me"]), intent: "sendMessage", parameters: ["recipients", "content"])
+        #expect(tags == ["O", "O", "O", "O", "B-recipients", "O", "B-content", "I-content"])
+        // Restricted to one intent's parameters: labels of others never appear.
+        let only = tagger.tag(Self.input(["text", "zoe", "saying", "hi"]), intent: "sendMessage", parameters: ["content"])
+        #expect(!only.contains { $0.hasSuffix("recipients") })
+    }
+
+    @Test func viterbiNeverPutsAnInsideLabelAfterAnotherParameterOrNothing() {
+        let labels = ["O", "B-a", "I-a", "B-b", "I-b"]
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<200 {
+            let n = Int(rng.next() % 7) + 1
+            let emissions = (0..<n).map { _ in (0..<5).map { _ in Float(Int(rng.next() % 2001) - 1000) / 100 } }
+            let transitions = (0..<30).map { _ in Float(Int(rng.next() % 201) - 100) / 100 }
+            let path = Viterbi.decode(emissions: emissions, transitions: transitions, labels: labels, allowed: [true, true, true, true, true]).map { labels[$0] }
+            for (i, label) in path.enumerated() where label.hasPrefix("I-") {
+                #expect(i > 0 && path[i - 1].dropFirst(2) == label.dropFirst(2) && path[i - 1] != "O", "\(path)")
+            }
+        }
+    }
+
+    @Test func theModelFileRoundTripsAndRefusesDamage() throws {
+        guard let url = FrameModel.url(for: "en") else { Issue.record("no en model in the bundle"); return }
+        let data = try Data(contentsOf: url)
+        let model = try FrameModel(decoding: data, file: "en.plm")
+        #expect(model.encoded() == data, "decode then encode gives the same bytes")
+        #expect(model.classifier.classes.contains("none") && model.classifier.classes.contains("sendMessage"))
+        #expect(model.tagger != nil)
+        #expect(throws: GrammarError.self) { try FrameModel(decoding: data.prefix(data.count / 2), file: "cut.plm") }
+        var other = data
+        other[0] = UInt8(ascii: "X")
+        #expect(throws: GrammarError.self) { try FrameModel(decoding: other, file: "bad.plm") }
+        #expect(throws: GrammarError.self) { try FrameModel(decoding: data + Data([0]), file: "long.plm") }
+    }
+
+    static let context = try! ParserContext.decode(Data("""
+        {"apps": [
+          {"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia", "Rob"]}},
+          {"name": "Dialer", "intents": ["startCall"], "userVocabulary": {"contactName": ["Nadia", "Rob"]}},
+          {"name": "Hopper", "intents": ["requestRide"]}]}
+        """.utf8), file: "tier.json")
+
+    @Test func theTrainedTierReadsWholeFramesNoTemplateReads() throws {
+        let parser = try IntentParser(context: Self.context)
+        let call = try parser.parse("initiate a call with Rob", locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+        #expect(call.explanation.decidedBy == "trained")
+        #expect(call.intent?.name == "startCall")
+        #expect(call.intent?.values("contacts").map(\.raw) == ["Rob"])
+    }
+
+    @Test func nearMissesAreRejectedEvenWhenATemplateReadsThem() throws {
+        let parser = try IntentParser(context: Self.context)
+        for text in ["remind me to call Rob at five", "book a table for four at Lucio's tonight", "set an alarm to call mom"] {
+            let result = try parser.parse(text, locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+            #expect(result.intent == nil, "\(text) → \(String(describing: result.intent?.name))")
+        }
+    }
+}

@@ -126,6 +126,12 @@ public struct EvaluationReport: Sendable, Codable {
         public var confusion: [String: [String: Int]] = [:]
         /// The first 20 errors, in corpus order.
         public var errors: [SampleError] = []
+        /// Confidence against accuracy of the records given an intent.
+        public var calibration = Calibration()
+        /// Records annotated with an app the user does not have (`unavailableApp`), and
+        /// those rejected naming that app.
+        public var unavailableAppExpected = 0
+        public var unavailableAppCorrect = 0
 
         func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
 
@@ -135,6 +141,7 @@ public struct EvaluationReport: Sendable, Codable {
             case records, inDomain, outOfDomain, failures, intentCorrect, appCorrect, exactFrames, rejected, falselyRejected
             case intentAccuracy, appAccuracy, exactFrameRate, outOfDomainRejection, falseRejectionRate, falseAcceptanceRate
             case parameters, perDomain, perIntent, perParameter, resolution, confusion, errors
+            case calibration, unavailableAppExpected, unavailableAppCorrect
         }
 
         public init(from decoder: any Decoder) throws {
@@ -154,6 +161,9 @@ public struct EvaluationReport: Sendable, Codable {
             resolution = try c.decodeIfPresent(ResolutionMetrics.self, forKey: .resolution)
             confusion = try c.decode([String: [String: Int]].self, forKey: .confusion)
             errors = try c.decode([SampleError].self, forKey: .errors)
+            calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration) ?? Calibration()
+            unavailableAppExpected = try c.decodeIfPresent(Int.self, forKey: .unavailableAppExpected) ?? 0
+            unavailableAppCorrect = try c.decodeIfPresent(Int.self, forKey: .unavailableAppCorrect) ?? 0
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -180,6 +190,11 @@ public struct EvaluationReport: Sendable, Codable {
             try c.encodeIfPresent(resolution, forKey: .resolution)
             try c.encode(confusion, forKey: .confusion)
             try c.encode(errors, forKey: .errors)
+            try c.encode(calibration, forKey: .calibration)
+            if unavailableAppExpected > 0 {
+                try c.encode(unavailableAppExpected, forKey: .unavailableAppExpected)
+                try c.encode(unavailableAppCorrect, forKey: .unavailableAppCorrect)
+            }
         }
     }
 
@@ -246,6 +261,7 @@ public struct EvaluationReport: Sendable, Codable {
             }
             result["\(tag) false rejection"] = (l.falseRejectionRate, false)
             result["\(tag) parameter F1"] = (l.parameters.f1, true)
+            if l.calibration.count > 0 { result["\(tag) expected calibration error"] = (l.calibration.expectedCalibrationError, false) }
             for (intent, s) in l.perIntent { result["\(tag) intent \(intent) F1"] = (s.f1, true) }
             for (name, s) in l.perParameter { result["\(tag) parameter \(name) F1"] = (s.f1, true) }
             if let r = l.resolution, r.expected > 0 {
@@ -329,6 +345,11 @@ extension EvaluationReport.LocaleReport {
             if predicted.domain == expected.domain { perDomain[predicted.domain, default: .init()].correct += 1 }
         }
 
+        if let predicted { calibration.add(confidence: predicted.confidence, correct: predicted.name == expected.intent) }
+        if let app = expected.unavailableApp {
+            unavailableAppExpected += 1
+            if predicted == nil, outcome.result?.unavailableApp?.lowercased() == app.lowercased() { unavailableAppCorrect += 1 }
+        }
         var wrong = false
         if expected.intent == nil {
             outOfDomain += 1

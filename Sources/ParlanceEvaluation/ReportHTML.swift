@@ -29,6 +29,10 @@ extension EvaluationReport {
             body.append("<h2>\(Self.escape(tag)): intent confusion</h2>")
             body.append("<p class=meta>Rows: expected intent; columns: predicted; <i>none</i> = out of domain / no intent. Colour: share of the row (blue on the diagonal, red off it).</p>")
             body.append(l.heatMap())
+            if l.calibration.count > 0 {
+                body.append("<p class=meta>Reliability: share of right intents per confidence bin (bars) against the diagonal of perfect calibration.</p>")
+                body.append(l.calibration.svg())
+            }
             let confusions = l.worstConfusions(5)
             if !confusions.isEmpty {
                 body.append("<p>Worst confusions: " + confusions.map { "\(Self.escape($0.expected)) → \(Self.escape($0.predicted)) (\($0.count))" }.joined(separator: "; ") + "</p>")

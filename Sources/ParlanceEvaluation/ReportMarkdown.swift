@@ -77,11 +77,11 @@ extension EvaluationReport {
         }
         out.append("## Summary")
         out.append("")
-        out.append("| locale | records | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | false rejection | parameter P | R | F1 | resolution |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        out.append("| locale | records | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | false rejection | parameter P | R | F1 | resolution | ECE |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (tag, l) in locales.sorted(by: { $0.key < $1.key }) {
             let resolution = l.resolution.map { "\(Self.f($0.accuracy)) (\($0.expected))" } ?? "–"
-            out.append("| \(tag) | \(l.records) | \(l.inDomain) | \(Self.f(l.intentAccuracy)) | \(Self.f(l.appAccuracy)) | \(Self.f(l.exactFrameRate)) | \(l.outOfDomain) | \(l.outOfDomain > 0 ? Self.f(l.outOfDomainRejection) : "–") | \(Self.f(l.falseRejectionRate)) | \(Self.f(l.parameters.precision)) | \(Self.f(l.parameters.recall)) | \(Self.f(l.parameters.f1)) | \(resolution) |")
+            out.append("| \(tag) | \(l.records) | \(l.inDomain) | \(Self.f(l.intentAccuracy)) | \(Self.f(l.appAccuracy)) | \(Self.f(l.exactFrameRate)) | \(l.outOfDomain) | \(l.outOfDomain > 0 ? Self.f(l.outOfDomainRejection) : "–") | \(Self.f(l.falseRejectionRate)) | \(Self.f(l.parameters.precision)) | \(Self.f(l.parameters.recall)) | \(Self.f(l.parameters.f1)) | \(resolution) | \(l.calibration.count > 0 ? Self.f(l.calibration.expectedCalibrationError) : "–") |")
         }
         return out
     }

@@ -177,7 +177,7 @@ public final class IntentParser: UtteranceParser {
         if mentions.isEmpty, let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom",
             let model = try model(for: locale.language)
         {
-            let features = trainedInput(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies).classifierFeatures
+            let features = classifierFeatures(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
             let ranked = Self.distribution(model, features: features, allowed: nil)
             let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
             if none >= Self.nearMissVeto {

@@ -20,8 +20,13 @@ extension IntentParser {
         }
     }
 
+    /// The classifier's features alone (what the near-miss veto reads).
+    func classifierFeatures(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [String] {
+        FallbackFeatures.extract(units: units, entities: entities, mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies))
+    }
+
     func trainedInput(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> TrainedInput {
-        let classifier = FallbackFeatures.extract(units: units, entities: entities, mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies))
+        let classifier = classifierFeatures(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         var entityTags = [String?](repeating: nil, count: units.count)
         for entity in entities {
             var first = true

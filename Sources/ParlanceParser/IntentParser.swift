@@ -23,6 +23,7 @@ public final class IntentParser: UtteranceParser {
     private let models = Mutex<[String: FrameModel?]>([:])
     private let vocabularies = Mutex<[String: [String: PhraseSet]]>([:])
     private let customGrammars = Mutex<[String: CustomGrammar]>([:])
+    private let customTiers = Mutex<[String: CustomTier]>([:])
     private let shortcutMatchers = Mutex<[String: ShortcutMatcher]>([:])
     private let appKeys: [(app: AppDefinition, keys: [String])]
     private let unavailableApps: UnavailableAppFinder
@@ -97,12 +98,13 @@ public final class IntentParser: UtteranceParser {
         }
         var bend = false
         // The language's grammar and the context's custom intents, verbified or not.
-        func matchAll(verbified: Bool, units: [MatchUnit], mention: Mention?, bonus: Double) -> [Candidate] {
+        // `kept`: app mentions left among the units, which no value slot may cover.
+        func matchAll(verbified: Bool, units: [MatchUnit], mention: Mention?, bonus: Double, kept: [Range<Int>] = []) -> [Candidate] {
             var result = match(verbified ? grammar.verbified : grammar.main, grammar, custom: nil, units: units, entities: analysis.entities, scalars: scalars,
-                               vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend)
+                               vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend, kept: kept)
             if !custom.isEmpty {
                 result += match(verbified ? custom.verbified : custom.main, grammar, custom: custom, units: units, entities: analysis.entities, scalars: scalars,
-                                vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend)
+                                vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend, kept: kept)
             }
             return result
         }
@@ -113,29 +115,36 @@ public final class IntentParser: UtteranceParser {
         for pass in [false, true] where candidates.isEmpty {
             bend = pass
             // No app named (or the app name taken as ordinary words).
-            candidates += matchAll(verbified: false, units: units, mention: nil, bonus: 0)
+            candidates += matchAll(verbified: false, units: units, mention: nil, bonus: 0, kept: mentions.map(\.range))
             // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
             // request may start at a clause boundary, at a small cost per word left out.
             if candidates.isEmpty {
                 for start in units.indices.dropFirst() where units[start].commaBefore && units.count - start >= 1 {
                     let rest = Array(units[start...])
                     let cost = MatchScores.preambleToken * Double(start)
-                    candidates += matchAll(verbified: false, units: rest, mention: nil, bonus: cost)
+                    let kept = mentions.filter { $0.range.lowerBound >= start }.map { ($0.range.lowerBound - start)..<($0.range.upperBound - start) }
+                    candidates += matchAll(verbified: false, units: rest, mention: nil, bonus: cost, kept: kept)
                     for mention in mentions where mention.range.lowerBound >= start {
                         var shifted = mention
                         shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
                         let removed = removing(shifted, from: rest, grammar: grammar, vocabularies: vocabularies)
-                        candidates += matchAll(verbified: false, units: removed.rest, mention: shifted, bonus: cost + removed.bonus)
+                        let gap = removed.removal.lowerBound
+                        candidates += matchAll(verbified: false, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap])
                     }
                 }
             }
             for mention in mentions {
                 let (rest, removal, bonus) = removing(mention, from: units, grammar: grammar, vocabularies: vocabularies)
-                candidates += matchAll(verbified: false, units: rest, mention: mention, bonus: bonus)
+                // No value spans the place the mention was taken from ("call Dana on RingRing
+                // and put it on speaker" has no contact "Dana … and put it").
+                let gap = removal.lowerBound..<removal.lowerBound
+                candidates += matchAll(verbified: false, units: rest, mention: mention, bonus: bonus, kept: [gap])
                 // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
                 var asNoun = units
                 asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
-                candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies, mention: mention, bonus: 0, bend: bend)
+                let noun = mention.range.lowerBound..<(mention.range.lowerBound + 1)
+                candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies,
+                                    mention: mention, bonus: 0, bend: bend, kept: [noun])
                 // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
                 // intents without their verb.
                 if !custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = grammar.mentionVerb {
@@ -147,7 +156,7 @@ public final class IntentParser: UtteranceParser {
                 }
                 // The app name as the verb: "MonkeyChat Bobo send more bananas".
                 if mention.isLeading(removal) {
-                    candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus)
+                    candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus, kept: [gap])
                         .filter { $0.handled(by: mention.app) }
                 }
             }
@@ -157,13 +166,33 @@ public final class IntentParser: UtteranceParser {
         if !said.isEmpty, !candidates.contains(where: { $0.coverage >= 1 }) {
             return shortcutResult(said, language: locale.language, notes: notes)
         }
-        // No template reads it: the trained tier.
-        if candidates.isEmpty, let model = try model(for: locale.language) {
-            return trainedResult(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, grammar: grammar,
-                                 vocabularies: vocabularies, notes: notes)
+        // The custom-intent tier: with an app named that declares custom intents, its intents
+        // only; with none named, an intent whose own words are said.
+        func customRead(_ mentions: [Mention]) throws -> ParseResult? {
+            guard !custom.isEmpty, mentions.first.map({ !$0.app.customIntents.isEmpty }) ?? true else { return nil }
+            let tier = try customTier(for: grammar, custom: custom, vocabularies: vocabularies)
+            var why: String?
+            let read = customTierResult(tier, custom: custom, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars,
+                                        grammar: grammar, vocabularies: vocabularies, notes: notes, why: &why)
+            if let why { notes.append(why) }
+            return read
         }
-        // An app was named and no template reading is one it handles: the trained tier, its
-        // distribution restricted to the app's intents, before "X does not handle …".
+        // No template reads it: the trained tiers.
+        if candidates.isEmpty {
+            if !mentions.isEmpty, let read = try customRead(mentions) { return read }
+            guard let model = try model(for: locale.language) else { return try customRead(mentions) ?? decide(candidates, notes: notes, mentions: mentions, time: 0) }
+            let trained = trainedResult(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, grammar: grammar,
+                                        vocabularies: vocabularies, notes: notes)
+            if trained.intent == nil, mentions.isEmpty, let read = try customRead(mentions) { return read }
+            return trained
+        }
+        // An app was named and no template reading is one it handles: the trained tiers, their
+        // distributions restricted to the app's intents, before "X does not handle …".
+        if let mention = mentions.first, !candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }),
+            let read = try customRead([mention])
+        {
+            return read
+        }
         if let mention = mentions.first, !candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }),
             let model = try model(for: locale.language)
         {
@@ -391,7 +420,7 @@ public final class IntentParser: UtteranceParser {
 
     private func match(
         _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
-        vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double, bend: Bool = false
+        vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double, bend: Bool = false, kept: [Range<Int>] = []
     ) -> [Candidate] {
         guard !units.isEmpty else { return [] }
         var entityUnits: [Int: [(end: Int, entity: Entity)]] = [:]
@@ -402,7 +431,7 @@ public final class IntentParser: UtteranceParser {
             if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
         }
         let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
-                                conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil)
+                                conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil, mentions: kept)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
@@ -626,6 +655,17 @@ public final class IntentParser: UtteranceParser {
             }
             cache[grammar.language] = custom
             return custom
+        }
+    }
+
+    /// The custom-intent tier of a language, trained on first use (see `CustomTier`).
+    func customTier(for grammar: LanguageGrammar, custom: CustomGrammar, vocabularies: [String: PhraseSet]) throws -> CustomTier {
+        if let tier = customTiers.withLock({ $0[grammar.language] }) { return tier }
+        let tier = try makeCustomTier(custom: custom, grammar: grammar, vocabularies: vocabularies)
+        return customTiers.withLock { cache in
+            if let existing = cache[grammar.language] { return existing }
+            cache[grammar.language] = tier
+            return tier
         }
     }
 

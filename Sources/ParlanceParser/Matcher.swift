@@ -81,6 +81,10 @@ struct SlotOracle {
     var capitalizedNouns = false
     /// The app mention a mention pattern must cover, as a unit range.
     var app: Range<Int>?
+    /// App mentions left in place, or (empty ranges) the places mentions were taken from: no
+    /// name, place or other value slot covers or spans them (only a message's text and skipped
+    /// words may: "tell Rob I'm on Natter now").
+    var mentions: [Range<Int>] = []
 }
 
 /// Key sequences of vocabulary phrases.
@@ -323,7 +327,9 @@ struct AutomatonMatcher {
             var result: [(Int, Double, Capture, Int)] = []
             let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
             if names, oracle.notNames.contains(keys[position]) { return [] }
+            let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
             for end in (position + 1)...min(limit, position + maxLength) {
+                if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 guard var items = list ? splitList(position..<end) : [position..<end] else { continue }
                 if list, let phrases { items = items.flatMap { segment($0, phrases) ?? [$0] } }
                 var score = 0.0

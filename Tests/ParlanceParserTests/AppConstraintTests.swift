@@ -102,3 +102,25 @@ import ParlanceText
         #expect(result.unavailableApp == nil)
     }
 }
+
+/// An app mention is never inside a name or a place: not when it is left in place, nor across
+/// the gap it leaves when it is taken out.
+@Suite struct MentionBoundaryTests {
+    static let context = try! ParserContext.decode(Data("""
+        {"apps": [{"name": "Tinkle", "intents": ["startCall"], "userVocabulary": {"contactName": ["Marta Ruiz", "Paul"]}},
+                  {"name": "Hopper", "intents": ["requestRide"]}]}
+        """.utf8), file: "device.json")
+
+    @Test(arguments: [
+        ("phone Marta Ruiz with Tinkle and switch to speaker", "contacts", "Marta Ruiz"),
+        ("ring Paul on Tinkle then mute me", "contacts", "Paul"),
+    ])
+    func noValueSpansTheAppMention(text: String, parameter: String, value: String) throws {
+        let result = try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time)
+        let frame = try #require(result.intent, "\(text): \(result.reason ?? "")")
+        #expect(frame.app == "Tinkle")
+        let values = frame.parameters.filter { $0.name == parameter }.map(\.raw)
+        #expect(values.allSatisfy { !$0.contains("Tinkle") }, "\(values)")
+        #expect(values.contains(value), "\(values)")
+    }
+}

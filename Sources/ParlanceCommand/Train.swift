@@ -30,6 +30,9 @@ struct Train: ParsableCommand {
     @Option(name: .long, help: "Only these languages (comma-separated); default: all with a grammar.")
     var languages: String?
 
+    @Option(name: .long, help: "Also learn from this many utterances per intent generated from each language's templates (`parlance generate`; trained on, never aside: the calibration is tuned on what people said).")
+    var generate: Int = 0
+
     @Argument(help: "Corpus folders or files.")
     var corpora: [String]
 
@@ -56,6 +59,19 @@ struct Train: ParsableCommand {
                 for name in item.unplaced { unplaced["\(locale.language) \(name)", default: 0] += 1 }
                 items[locale.language, default: []].append(.init(id: record.id, label: label, aside: FallbackTrainer.isAside(record.id), item: item))
                 sources[locale.language, default: [:]][source, default: 0] += 1
+            }
+        }
+        if generate > 0 {
+            for language in IntentParser.supportedLanguages where wanted.contains(language) {
+                let locale = try ParlanceLocale(language)
+                let reference = try ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+                for u in try parser.generate(language: language, perIntent: generate) {
+                    let item = try parser.trainingItem(u.text, locale: locale, referenceTime: reference, intent: u.intent, parameters: u.parameters, tagParameters: true)
+                    for name in item.unplaced { unplaced["\(language) \(name)", default: 0] += 1 }
+                    // Never aside: the temperature and threshold are tuned on what people said.
+                    items[language, default: []].append(.init(id: u.id, label: u.intent, aside: false, item: item))
+                    sources[language, default: [:]]["generated", default: 0] += 1
+                }
             }
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

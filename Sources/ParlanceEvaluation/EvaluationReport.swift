@@ -132,6 +132,11 @@ public struct EvaluationReport: Sendable, Codable {
         /// those rejected naming that app.
         public var unavailableAppExpected = 0
         public var unavailableAppCorrect = 0
+        /// In-domain records whose intent the catalogue has (public corpora also hold intents
+        /// Parlance does not parse yet), and those given it.
+        public var knownInDomain = 0
+        public var knownIntentCorrect = 0
+        public var knownIntentAccuracy: Double { ratio(knownIntentCorrect, knownInDomain) }
 
         func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
 
@@ -141,7 +146,7 @@ public struct EvaluationReport: Sendable, Codable {
             case records, inDomain, outOfDomain, failures, intentCorrect, appCorrect, exactFrames, rejected, falselyRejected
             case intentAccuracy, appAccuracy, exactFrameRate, outOfDomainRejection, falseRejectionRate, falseAcceptanceRate
             case parameters, perDomain, perIntent, perParameter, resolution, confusion, errors
-            case calibration, unavailableAppExpected, unavailableAppCorrect
+            case calibration, unavailableAppExpected, unavailableAppCorrect, knownInDomain, knownIntentCorrect, knownIntentAccuracy
         }
 
         public init(from decoder: any Decoder) throws {
@@ -164,6 +169,8 @@ public struct EvaluationReport: Sendable, Codable {
             calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration) ?? Calibration()
             unavailableAppExpected = try c.decodeIfPresent(Int.self, forKey: .unavailableAppExpected) ?? 0
             unavailableAppCorrect = try c.decodeIfPresent(Int.self, forKey: .unavailableAppCorrect) ?? 0
+            knownInDomain = try c.decodeIfPresent(Int.self, forKey: .knownInDomain) ?? 0
+            knownIntentCorrect = try c.decodeIfPresent(Int.self, forKey: .knownIntentCorrect) ?? 0
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -191,6 +198,9 @@ public struct EvaluationReport: Sendable, Codable {
             try c.encode(confusion, forKey: .confusion)
             try c.encode(errors, forKey: .errors)
             try c.encode(calibration, forKey: .calibration)
+            try c.encode(knownInDomain, forKey: .knownInDomain)
+            try c.encode(knownIntentCorrect, forKey: .knownIntentCorrect)
+            try c.encode(knownIntentAccuracy, forKey: .knownIntentAccuracy)
             if unavailableAppExpected > 0 {
                 try c.encode(unavailableAppExpected, forKey: .unavailableAppExpected)
                 try c.encode(unavailableAppCorrect, forKey: .unavailableAppCorrect)
@@ -254,6 +264,7 @@ public struct EvaluationReport: Sendable, Codable {
         var result: [String: (Double, Bool)] = [:]
         for (tag, l) in locales {
             result["\(tag) intent accuracy"] = (l.intentAccuracy, true)
+            if l.knownInDomain > 0 { result["\(tag) known-intent accuracy"] = (l.knownIntentAccuracy, true) }
             result["\(tag) app accuracy"] = (l.appAccuracy, true)
             result["\(tag) exact frame"] = (l.exactFrameRate, true)
             if l.outOfDomain > 0 {
@@ -295,6 +306,10 @@ public struct EvaluationReport: Sendable, Codable {
         public var outOfDomainRejection: Double?
         public var parameterF1: Double?
         public var resolutionAccuracy: Double?
+        /// Intent accuracy over in-domain records whose intent the catalogue has.
+        public var knownIntentAccuracy: Double?
+        /// The share of records whose whole frame is right.
+        public var exactFrameRate: Double?
     }
 
     /// Every metric under its floor, as "en-US intent accuracy 0.951 < 0.970". Floors are
@@ -312,6 +327,8 @@ public struct EvaluationReport: Sendable, Codable {
             check("out-of-domain rejection", l.outOfDomainRejection, floor.outOfDomainRejection, l.outOfDomain > 0)
             check("parameter F1", l.parameters.f1, floor.parameterF1, l.parameters.expected > 0)
             check("resolution accuracy", l.resolution?.accuracy ?? 0, floor.resolutionAccuracy, (l.resolution?.expected ?? 0) > 0)
+            check("known-intent accuracy", l.knownIntentAccuracy, floor.knownIntentAccuracy, l.knownInDomain > 0)
+            check("exact frame rate", l.exactFrameRate, floor.exactFrameRate, l.inDomain > 0)
         }
         return failures
     }
@@ -346,6 +363,10 @@ extension EvaluationReport.LocaleReport {
         }
 
         if let predicted { calibration.add(confidence: predicted.confidence, correct: predicted.name == expected.intent) }
+        if let name = expected.intent, catalogue.intent(name) != nil {
+            knownInDomain += 1
+            if predicted?.name == name { knownIntentCorrect += 1 }
+        }
         if let app = expected.unavailableApp {
             unavailableAppExpected += 1
             if predicted == nil, outcome.result?.unavailableApp?.lowercased() == app.lowercased() { unavailableAppCorrect += 1 }

@@ -112,8 +112,8 @@ import ParlanceText
         """.utf8), file: "device.json")
 
     @Test(arguments: [
-        ("phone Marta Ruiz with Tinkle and switch to speaker", "contacts", "Marta Ruiz"),
-        ("ring Paul on Tinkle then mute me", "contacts", "Paul"),
+        ("please call Marta Ruiz with Tinkle straight away", "contacts", "Marta Ruiz"),
+        ("call Paul on Tinkle right now please", "contacts", "Paul"),
     ])
     func noValueSpansTheAppMention(text: String, parameter: String, value: String) throws {
         let result = try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time)

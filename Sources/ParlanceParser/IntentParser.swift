@@ -216,12 +216,38 @@ public final class IntentParser: UtteranceParser {
                                                             notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
             }
         }
+        // A template reading the trained tier is sure is another intent of the same domain (the
+        // words that say which one, "slideshow", "request", "voicemail", went into a slot or a
+        // verbified template's gap): that intent, from its own template reading if it has one,
+        // else from the trained tier.
+        if let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom", let model = try model(for: locale.language) {
+            let features = classifierFeatures(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+            let ranked = Self.distribution(model, features: features, allowed: mentions.first.map { m in { m.app.handles($0) } })
+            if let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name, top.p >= Self.overruleShare,
+                (ranked.first { $0.label == frame.name }?.p ?? 0) < Self.overruledShare, catalogue.intent(top.label)?.domain == frame.domain
+            {
+                let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
+                let readings = candidates.filter { c in c.intent == top.label && (mentions.first.map { c.handled(by: $0.app) } ?? true) }
+                if let best = readings.max(by: { $0.score < $1.score }) {
+                    let sorted = candidates.sorted { $0.score > $1.score }
+                    return result(best, ranked: sorted, notes: decided.explanation.notes + [note], mentionText: decided.explanation.appMention)
+                }
+                let trained = trainedResult(model, units: units, entities: analysis.entities, mentions: Array(mentions.prefix(1)), scalars: scalars, grammar: grammar,
+                                            vocabularies: vocabularies, notes: decided.explanation.notes + [note])
+                if trained.intent?.name == top.label { return trained }
+            }
+        }
         return decided
     }
 
     /// The trained tier's probability of "none" above which it overrules a template reading of
     /// a request that names no app.
     public static let nearMissVeto = 0.95
+
+    /// How sure the trained tier must be of another intent of the same domain, and how unsure of
+    /// the template's, to overrule a template reading.
+    static let overruleShare = 0.8
+    static let overruledShare = 0.05
 
     /// The result for shortcuts said: the one shortcut's frame, or a disambiguation.
     private func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
@@ -269,8 +295,11 @@ public final class IntentParser: UtteranceParser {
         guard !unavailableApps.isEmpty else { return nil }
         let names = vocabularies["contactName"] ?? PhraseSet()
         var taken: [Range<Int>] = []
+        let keys = units.map(\.key)
         while let found = unavailableApps.find(in: units, avoiding: taken, articles: grammar.notNames, extent: {
             mentionExtent(of: $0, units: units, grammar: grammar, vocabularies: vocabularies)
+        }, startsName: { start in
+            (1...max(1, names.longest)).contains { n in start + n <= keys.count && names.contains(keys[start..<(start + n)]) }
         }) {
             guard names.contains(units[found.range].map(\.key)[...]) else { return found }
             taken.append(found.range)

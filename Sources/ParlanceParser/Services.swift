@@ -102,13 +102,18 @@ struct UnavailableAppFinder: Sendable {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The latest unit a name used as the verb may start at (after a wake word or a filler).
+    static let verbPosition = 2
+
     /// A name's key: lower case, without spaces, hyphens, apostrophes and dots, accents kept.
     static func key(_ text: String) -> String { IntentParser.compact(text.lowercased()) }
 
     /// The first unavailable app said, outside the ranges of the context's own app mentions.
     /// `extent` gives the words that go with a name ("on WhatsApp"); a name that needs a cue
     /// counts only when such words come with it or an article stands before it.
-    func find(in units: [MatchUnit], avoiding taken: [Range<Int>], articles: Set<String>, extent: (Range<Int>) -> Range<Int>) -> UnavailableMention? {
+    func find(
+        in units: [MatchUnit], avoiding taken: [Range<Int>], articles: Set<String>, extent: (Range<Int>) -> Range<Int>, startsName: (Int) -> Bool = { _ in false }
+    ) -> UnavailableMention? {
         guard !entries.isEmpty else { return nil }
         var i = 0
         while i < units.count {
@@ -118,11 +123,26 @@ struct UnavailableAppFinder: Sendable {
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
                 // Case-folded but with its accents: "über" is a German word, not Uber.
                 let joined = UnavailableAppFinder.key(units[range].map(\.token.text).joined())
-                guard let entry = entries.first(where: { $0.key == joined }) else { continue }
+                var found = entries.first { $0.key == joined }
+                // The name made a verb where a verb stands ("whatsappe Rob", "bizumea a Rob",
+                // "tu peux paypaler"): the name and an ending of one to three letters, near the start,
+                // for names that are no ordinary word.
+                if found == nil, length == 1, i <= Self.verbPosition {
+                    found = entries.first { e in
+                        let extra = joined.count - e.key.count
+                        // Not a name that is also a word: "signale" is French for "flag", not Signal.
+                        return !e.cue && extra >= 1 && extra <= 3 && e.key.count >= 4 && joined.hasPrefix(e.key) && joined.allSatisfy(\.isLetter)
+                    }
+                }
+                guard let entry = found else { continue }
                 var around = extent(range)
                 let article = i > 0 && articles.contains(units[i - 1].key)
-                if entry.cue {
-                    guard around != range || article else { continue }
+                if entry.cue, around == range, !article {
+                    // Leading, as the verb: followed by a colon or, after at most one word, by a
+                    // known name ("Telegram Rob: …", "Telegram a Sam: …").
+                    let next = range.upperBound
+                    let addressed = i <= Self.verbPosition && next < units.count && (units[next].key == ":" || startsName(next) || (next + 1 < units.count && startsName(next + 1)))
+                    guard addressed || joined != entry.key else { continue }
                 }
                 // "un Uber", "an Uber": the article goes with the name.
                 if around == range, article { around = (i - 1)..<range.upperBound }

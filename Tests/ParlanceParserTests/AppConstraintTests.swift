@@ -38,6 +38,11 @@ import ParlanceText
         ("ruf Paul über Signal an", "de-DE", "Signal"),
         ("manda un messaggio a Nadia su WhatsApp", "it-IT", "WhatsApp"),
         ("faz um Pix de 50 reais pra Marta", "pt-BR", "Pix"),
+        // The name made a verb, and a name that is also a word leading with a contact after it.
+        ("whatsappea a Nadia que llego tarde", "es-ES", "WhatsApp"),
+        ("tu peux venmoer 10 dollars à Paul ?", "fr-FR", "Venmo"),
+        ("Telegram Paul: running late", "en-US", "Telegram"),
+        ("Telegram a Nadia: llego en diez minutos", "es-ES", "Telegram"),
     ])
     func anAppThatIsNotThereGetsNoIntent(text: String, locale: String, app: String) throws {
         let result = try parse(text, locale)
@@ -55,6 +60,9 @@ import ParlanceText
         #expect(try parse("pay Marta 20 dollars with Lydia").unavailableApp == "Lydia")
         // A contact whose name it is stays a contact.
         #expect(try parse("message Lydia Brown saying hello").unavailableApp == nil)
+        // A word that starts like such a name is that word ("signale": flag, not Signal).
+        #expect(try parse("signale le message de Paul", "fr-FR").unavailableApp == nil)
+        #expect(try parse("signal that I'm leaving in the group chat").unavailableApp == nil)
     }
 
     @Test func theNamedAppDecidesBetweenReadings() throws {

@@ -4,6 +4,7 @@ import PackageDescription
 // The pipeline, one module per stage:
 //   CICUSystem      system libicu-dev, found through pkg-config (module map only)
 //   CZlib           system zlib (zlib1g-dev), for .jsonl.gz input (module map only)
+//   CStemmer        system Snowball stemmers (libstemmer-dev), for the trained tier (module map only)
 //   CParlanceICU    a small C target over ICU whose public header exposes no ICU type
 //   ParlanceICU     the only Swift code that knows ICU
 //   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
@@ -32,6 +33,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CStemmer",
+            providers: [.apt(["libstemmer-dev"])]
+        ),
         .target(
             name: "CParlanceICU",
             dependencies: ["CICUSystem"]
@@ -42,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "ParlanceText",
-            dependencies: ["ParlanceICU"],
+            dependencies: ["ParlanceICU", "CStemmer"],
             resources: [.copy("Languages")]
         ),
         .target(

@@ -77,10 +77,10 @@ public struct FallbackModel: Sendable, Codable {
 }
 
 /// The features of an utterance, shared by training and prediction: unit keys with
-/// entities replaced by their type and app names by "@app", their bigrams, and the
-/// character trigrams of each word (which carry misspellings and inflections).
+/// entities replaced by their type and app names by "@app", their Snowball stems, their
+/// bigrams, and the character trigrams of each word (which carry misspellings and inflections).
 enum FallbackFeatures {
-    static func extract(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>]) -> [String] {
+    static func extract(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer? = nil) -> [String] {
         var words: [String] = []
         var i = 0
         while i < units.count {
@@ -101,6 +101,8 @@ enum FallbackFeatures {
         for word in words {
             features.insert("w:" + word)
             guard !word.hasPrefix("#"), !word.hasPrefix("@") else { continue }
+            // The Snowball stem: one feature for "llamo", "llamar", "llamadas".
+            if let stemmer { features.insert("s:" + stemmer.stem(word)) }
             let padded = Array("<" + word + ">")
             if padded.count >= 3 {
                 for k in 0...(padded.count - 3) { features.insert("c:" + String(padded[k..<(k + 3)])) }

@@ -15,6 +15,8 @@ struct TaggerInput: Sendable {
     var app: [Bool]
     /// Words that never are (or start) a name: pronouns, articles.
     var function: [Bool]
+    /// The Snowball stem of each unit (empty when the language has no stemmer).
+    var stems: [String] = []
 
     var count: Int { keys.count }
 
@@ -49,6 +51,11 @@ struct TaggerInput: Sendable {
             "pos=" + (i == 0 ? "first" : i == count - 1 ? "last" : i < 3 ? "early" : "mid"),
         ]
         if capitalsCarrySignal { f.append("sh=" + shapes[i]) }
+        if stems.count == count {
+            f.append("st=" + stems[i])
+            f.append("st-1=" + (i > 0 ? stems[i - 1] : "^"))
+            f.append("st+1=" + (i + 1 < count ? stems[i + 1] : "$"))
+        }
         let letters = Array(w)
         if letters.count >= 4 {
             f.append("s3=" + String(letters.suffix(3)))

@@ -22,7 +22,8 @@ extension IntentParser {
 
     /// The classifier's features alone (what the near-miss veto reads).
     func classifierFeatures(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [String] {
-        FallbackFeatures.extract(units: units, entities: entities, mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies))
+        FallbackFeatures.extract(units: units, entities: entities, mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies),
+                                 stemmer: Stemmer.shared(grammar.language))
     }
 
     func trainedInput(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> TrainedInput {
@@ -60,7 +61,7 @@ extension IntentParser {
         }
         let tagger = TaggerInput(
             keys: keys, shapes: units.map { TaggerInput.shape($0.token.text) }, entities: entityTags, known: known, app: app,
-            function: keys.map { grammar.notNames.contains($0) })
+            function: keys.map { grammar.notNames.contains($0) }, stems: Stemmer.shared(grammar.language).map { s in keys.map { s.stem($0) } } ?? [])
         return TrainedInput(classifierFeatures: classifier, tagger: tagger)
     }
 
@@ -116,7 +117,10 @@ extension IntentParser {
         let rounded = (probability * 1000).rounded() / 1000
         let mentionText = mention.map { "\($0.said) → \($0.app.name)" }
         let source = "trained tier \(model.language) (threshold \(model.classifier.threshold))"
-        guard label != FallbackModel.none, probability >= model.classifier.threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
+        // The rejection threshold was tuned on requests that name no app; a named app's intent
+        // (plausible on its own, above) needs only to be likelier than "none".
+        let threshold = mention == nil ? model.classifier.threshold : 0
+        guard label != FallbackModel.none, probability >= threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
             let reason =
                 mention != nil && label == FallbackModel.none && ranked.count <= 1 ? "\(mention!.app.name) handles none of the readings"
                 : label == FallbackModel.none ? "out of domain (trained tier, p = \(rounded))"

@@ -19,12 +19,8 @@ public final class IntentParser: UtteranceParser {
     public let context: ParserContext
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
-    private let grammars = Mutex<[String: LanguageGrammar]>([:])
-    private let models = Mutex<[String: FrameModel?]>([:])
-    private let vocabularies = Mutex<[String: [String: PhraseSet]]>([:])
-    private let customGrammars = Mutex<[String: CustomGrammar]>([:])
-    private let customTiers = Mutex<[String: CustomTier]>([:])
-    private let shortcutMatchers = Mutex<[String: ShortcutMatcher]>([:])
+    /// Everything compiled for each language, built on first use (one cache).
+    private let languages = Mutex<[String: LanguageCache]>([:])
     private let appKeys: [(app: AppDefinition, keys: [String])]
     private let unavailableApps: UnavailableAppFinder
     /// With a context of no apps: each well-known service as an app of its domains' intents,
@@ -56,188 +52,28 @@ public final class IntentParser: UtteranceParser {
     public static var supportedLanguages: [String] { LanguageGrammar.availableLanguages }
 
     /// Parses one utterance. `referenceTime` resolves relative dates (default: now).
+    ///
+    /// The utterance is analyzed once (`Utterance`), then read by the stages in order
+    /// (`IntentParser.stages`): the first that decides gives the result.
     public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime = .now()) throws -> ParseResult {
-        let grammar = try grammar(for: locale.language)
+        let language = try resources(for: locale.language)
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
-        let scalars = Array(text.unicodeScalars)
         guard !units.isEmpty, units.count <= IntentParser.maximumWords else {
             let reason = units.isEmpty ? "nothing to parse: the utterance has no words" : "utterance too long: \(units.count) words, the parser reads at most \(IntentParser.maximumWords)"
             return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
         }
         var notes: [String] = []
         var lookalikes: [String] = []
-        var mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
-        let vocabularies = vocabularies(for: locale.language, grammar: grammar)
-        // An app the user does not have ("on WhatsApp", "get me an Uber", "Venmo Paul …"):
-        // with a context that lists apps, no intent; never another app, never a parameter.
-        if mentions.isEmpty, let unavailable = unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) {
-            let said = units[unavailable.range].map(\.token.text).joined(separator: " ")
-            if context.listsApps {
-                return ParseResult(intent: nil, alternatives: [], reason: "\(unavailable.name) is not among this user's apps", explanation: Explanation(
-                    decidedBy: "apps", source: nil, score: nil, appMention: "\(said) → \(unavailable.name) (not in the context)", notes: notes), unavailableApp: unavailable.name)
-            }
-            // A context of no apps (labelling a corpus): the service is read as an app that
-            // handles its domains' intents, and the frame's app stays null.
-            if let app = serviceApps[unavailable.name] {
-                notes.append("'\(said)' names \(unavailable.name); the context lists no apps, so the frame's app is null")
-                mentions = [Mention(app: app, range: unavailable.range, said: said)]
-            }
+        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
+        var utterance = Utterance(
+            text: text, locale: locale, referenceTime: referenceTime, language: language, units: units, scalars: Array(text.unicodeScalars),
+            entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes)
+        var state = ParseState()
+        for stage in Self.stages {
+            if let result = try stage.run(&utterance, &state, parser: self) { return result }
         }
-        // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
-        // not in the context: no intent, and never routed to the real app.
-        if mentions.isEmpty, let lookalike = lookalikes.first {
-            return ParseResult(intent: nil, alternatives: [], reason: lookalike, explanation: Explanation(
-                decidedBy: "none", source: nil, score: nil, appMention: nil, notes: notes))
-        }
-
-        let custom = try customGrammar(for: grammar, vocabularies: vocabularies)
-        let said = try shortcutMatcher(for: grammar).matches(units)
-        if let only = said.first, only.exact, said.count == 1 {
-            return shortcutResult(said, language: locale.language, notes: notes)
-        }
-        var bend = false
-        // The language's grammar and the context's custom intents, verbified or not.
-        // `kept`: app mentions left among the units, which no value slot may cover.
-        func matchAll(verbified: Bool, units: [MatchUnit], mention: Mention?, bonus: Double, kept: [Range<Int>] = []) -> [Candidate] {
-            var result = match(verbified ? grammar.verbified : grammar.main, grammar, custom: nil, units: units, entities: analysis.entities, scalars: scalars,
-                               vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend, kept: kept)
-            if !custom.isEmpty {
-                result += match(verbified ? custom.verbified : custom.main, grammar, custom: custom, units: units, entities: analysis.entities, scalars: scalars,
-                                vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend, kept: kept)
-            }
-            return result
-        }
-
-        var candidates: [Candidate] = []
-        // Templates as written first; only when none reads the request, templates that bend
-        // (words skipped at a cost, `MatchScores.skippedWord`).
-        for pass in [false, true] where candidates.isEmpty {
-            bend = pass
-            // No app named (or the app name taken as ordinary words).
-            candidates += matchAll(verbified: false, units: units, mention: nil, bonus: 0, kept: mentions.map(\.range))
-            // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
-            // request may start at a clause boundary, at a small cost per word left out.
-            if candidates.isEmpty {
-                for start in units.indices.dropFirst() where units[start].commaBefore && units.count - start >= 1 {
-                    let rest = Array(units[start...])
-                    let cost = MatchScores.preambleToken * Double(start)
-                    let kept = mentions.filter { $0.range.lowerBound >= start }.map { ($0.range.lowerBound - start)..<($0.range.upperBound - start) }
-                    candidates += matchAll(verbified: false, units: rest, mention: nil, bonus: cost, kept: kept)
-                    for mention in mentions where mention.range.lowerBound >= start {
-                        var shifted = mention
-                        shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
-                        let removed = removing(shifted, from: rest, grammar: grammar, vocabularies: vocabularies)
-                        let gap = removed.removal.lowerBound
-                        candidates += matchAll(verbified: false, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap])
-                    }
-                }
-            }
-            for mention in mentions {
-                let (rest, removal, bonus) = removing(mention, from: units, grammar: grammar, vocabularies: vocabularies)
-                // No value spans the place the mention was taken from ("call Dana on RingRing
-                // and put it on speaker" has no contact "Dana … and put it").
-                let gap = removal.lowerBound..<removal.lowerBound
-                candidates += matchAll(verbified: false, units: rest, mention: mention, bonus: bonus, kept: [gap])
-                // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
-                var asNoun = units
-                asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
-                let noun = mention.range.lowerBound..<(mention.range.lowerBound + 1)
-                candidates += match(grammar.main, grammar, custom: nil, units: asNoun, entities: analysis.entities, scalars: scalars, vocabularies: vocabularies,
-                                    mention: mention, bonus: 0, bend: bend, kept: [noun])
-                // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
-                // intents without their verb.
-                if !custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = grammar.mentionVerb {
-                    let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
-                    if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound).isEmpty {
-                        candidates += match(custom.verbified, grammar, custom: custom, units: rest, entities: analysis.entities, scalars: scalars,
-                                            vocabularies: vocabularies, mention: mention, bonus: bonus, bend: bend).filter { $0.handled(by: mention.app) }
-                    }
-                }
-                // The app name as the verb: "MonkeyChat Bobo send more bananas".
-                if mention.isLeading(removal) {
-                    candidates += matchAll(verbified: true, units: rest, mention: mention, bonus: bonus, kept: [gap])
-                        .filter { $0.handled(by: mention.app) }
-                }
-            }
-        }
-        // Near a shortcut phrase (a slip or two): the shortcut, unless a template reads every
-        // word; near several: a choice between them, not a guess.
-        if !said.isEmpty, !candidates.contains(where: { $0.coverage >= 1 }) {
-            return shortcutResult(said, language: locale.language, notes: notes)
-        }
-        // The custom-intent tier: with an app named that declares custom intents, its intents
-        // only; with none named, an intent whose own words are said.
-        func customRead(_ mentions: [Mention]) throws -> ParseResult? {
-            guard !custom.isEmpty, mentions.first.map({ !$0.app.customIntents.isEmpty }) ?? true else { return nil }
-            let tier = try customTier(for: grammar, custom: custom, vocabularies: vocabularies)
-            var why: String?
-            let read = customTierResult(tier, custom: custom, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars,
-                                        grammar: grammar, vocabularies: vocabularies, notes: notes, why: &why)
-            if let why { notes.append(why) }
-            return read
-        }
-        // No template reads it: the trained tiers.
-        if candidates.isEmpty {
-            if !mentions.isEmpty, let read = try customRead(mentions) { return read }
-            guard let model = try model(for: locale.language) else { return try customRead(mentions) ?? decide(candidates, notes: notes, mentions: mentions, time: 0) }
-            let trained = trainedResult(model, units: units, entities: analysis.entities, mentions: mentions, scalars: scalars, grammar: grammar,
-                                        vocabularies: vocabularies, notes: notes)
-            if trained.intent == nil, mentions.isEmpty, let read = try customRead(mentions) { return read }
-            return trained
-        }
-        // An app was named and no template reading is one it handles: the trained tiers, their
-        // distributions restricted to the app's intents, before "X does not handle …".
-        if let mention = mentions.first, !candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }),
-            let read = try customRead([mention])
-        {
-            return read
-        }
-        if let mention = mentions.first, !candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }),
-            let model = try model(for: locale.language)
-        {
-            let trained = trainedResult(model, units: units, entities: analysis.entities, mentions: [mention], scalars: scalars, grammar: grammar,
-                                        vocabularies: vocabularies, notes: notes + ["no template reading is one \(mention.app.name) handles"])
-            if trained.intent != nil { return trained }
-        }
-        let decided = decide(candidates, notes: notes, mentions: mentions, time: referenceTime.secondsSince1970)
-        // A template reading of a request that names no app, which the trained tier is sure is
-        // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
-        if mentions.isEmpty, let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom",
-            let model = try model(for: locale.language)
-        {
-            let features = classifierFeatures(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
-            let ranked = Self.distribution(model, features: features, allowed: nil)
-            let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
-            if none >= Self.nearMissVeto {
-                let p = (none * 1000).rounded() / 1000
-                return ParseResult(intent: nil, alternatives: [frame], reason: "out of domain: a template reads \(frame.name), but the trained tier reads none of the intents (p = \(p))",
-                                   explanation: Explanation(decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,
-                                                            notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
-            }
-        }
-        // A template reading the trained tier is sure is another intent of the same domain (the
-        // words that say which one, "slideshow", "request", "voicemail", went into a slot or a
-        // verbified template's gap): that intent, from its own template reading if it has one,
-        // else from the trained tier.
-        if let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom", let model = try model(for: locale.language) {
-            let features = classifierFeatures(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
-            let ranked = Self.distribution(model, features: features, allowed: mentions.first.map { m in { m.app.handles($0) } })
-            if let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name, top.p >= Self.overruleShare,
-                (ranked.first { $0.label == frame.name }?.p ?? 0) < Self.overruledShare, catalogue.intent(top.label)?.domain == frame.domain
-            {
-                let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
-                let readings = candidates.filter { c in c.intent == top.label && (mentions.first.map { c.handled(by: $0.app) } ?? true) }
-                if let best = readings.max(by: { $0.score < $1.score }) {
-                    let sorted = candidates.sorted { $0.score > $1.score }
-                    return result(best, ranked: sorted, notes: decided.explanation.notes + [note], mentionText: decided.explanation.appMention)
-                }
-                let trained = trainedResult(model, units: units, entities: analysis.entities, mentions: Array(mentions.prefix(1)), scalars: scalars, grammar: grammar,
-                                            vocabularies: vocabularies, notes: decided.explanation.notes + [note])
-                if trained.intent?.name == top.label { return trained }
-            }
-        }
-        return decided
+        return decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970)
     }
 
     /// The trained tier's probability of "none" above which it overrules a template reading of
@@ -250,7 +86,7 @@ public final class IntentParser: UtteranceParser {
     static let overruledShare = 0.05
 
     /// The result for shortcuts said: the one shortcut's frame, or a disambiguation.
-    private func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
+    func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
         let items = matches.prefix(10).map { Resolution.Item(id: $0.shortcut.id, display: $0.shortcut.phrase ?? $0.shortcut.id, score: ($0.score * 1000).rounded() / 1000) }
         let frames = matches.prefix(10).map { $0.shortcut.frame(in: context, catalogue: catalogue, language: language, confidence: ($0.score * 1000).rounded() / 1000) }
         if matches.count == 1 {
@@ -265,17 +101,10 @@ public final class IntentParser: UtteranceParser {
     }
 
     /// The trained tier of a language (`Grammar/Models/<language>.plm`), nil when none is built.
-    func model(for language: String) throws -> FrameModel? {
-        try models.withLock { models in
-            if let model = models[language] { return model }
-            var model: FrameModel?
-            if let url = FrameModel.url(for: language), let data = try? Data(contentsOf: url) {
-                model = try FrameModel(decoding: data, file: "Models/\(language).plm")
-            }
-            models[language] = model
-            return model
-        }
-    }
+    func model(for language: String) throws -> FrameModel? { try resources(for: language).model() }
+
+    /// With a context of no apps: the well-known service read as an app of its domains.
+    func serviceApp(_ name: String) -> AppDefinition? { serviceApps[name] }
 
     // MARK: - Units and mentions
 
@@ -447,7 +276,7 @@ public final class IntentParser: UtteranceParser {
         }
     }
 
-    private func match(
+    func match(
         _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
         vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double, bend: Bool = false, kept: [Range<Int>] = []
     ) -> [Candidate] {
@@ -478,7 +307,7 @@ public final class IntentParser: UtteranceParser {
 
     // MARK: - Decision
 
-    private func decide(_ candidates: [Candidate], notes: [String], mentions: [Mention], time: Double) -> ParseResult {
+    func decide(_ candidates: [Candidate], notes: [String], mentions: [Mention], time: Double) -> ParseResult {
         var notes = notes
         // Best candidate per intent.
         var best: [String: Candidate] = [:]
@@ -540,7 +369,7 @@ public final class IntentParser: UtteranceParser {
     /// no app to go to it.
     public static let donationLead = 0.3
 
-    private func result(_ chosen: Candidate, ranked: [Candidate], notes: [String], mentionText: String?) -> ParseResult {
+    func result(_ chosen: Candidate, ranked: [Candidate], notes: [String], mentionText: String?) -> ParseResult {
         var notes = notes
         if chosen.donationWeight > 0 {
             notes.append("donations: \(chosen.name) weighs \((chosen.donationWeight * 100).rounded() / 100) (+\((MatchScores.donation * chosen.donationWeight * 1000).rounded() / 1000))"
@@ -653,76 +482,95 @@ public final class IntentParser: UtteranceParser {
 
     // MARK: - Caches
 
-    func shortcutMatcher(for grammar: LanguageGrammar) throws -> ShortcutMatcher {
-        try shortcutMatchers.withLock { cache in
-            if let matcher = cache[grammar.language] { return matcher }
-            let matcher = try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar)
-            cache[grammar.language] = matcher
-            return matcher
+    /// Everything compiled for one language: its grammar, the context's vocabularies as phrase
+    /// sets in its words, the context's custom intents and shortcuts compiled for it, and (on
+    /// first use) its trained tier and custom-intent tier. Built once per parser and language.
+    final class LanguageCache: Sendable {
+        let grammar: LanguageGrammar
+        let vocabularies: [String: PhraseSet]
+        let custom: CustomGrammar
+        let shortcuts: ShortcutMatcher
+        private let modelSlot = Mutex<FrameModel??>(nil)
+        private let tierSlot = Mutex<CustomTier?>(nil)
+
+        init(grammar: LanguageGrammar, vocabularies: [String: PhraseSet], custom: CustomGrammar, shortcuts: ShortcutMatcher) {
+            self.grammar = grammar
+            self.vocabularies = vocabularies
+            self.custom = custom
+            self.shortcuts = shortcuts
+        }
+
+        /// The trained tier (`Grammar/Models/<language>.plm`), nil when none is built.
+        func model() throws -> FrameModel? {
+            try modelSlot.withLock { slot in
+                if let loaded = slot { return loaded }
+                var model: FrameModel?
+                if let url = FrameModel.url(for: grammar.language), let data = try? Data(contentsOf: url) {
+                    model = try FrameModel(decoding: data, file: "Models/\(grammar.language).plm")
+                }
+                slot = .some(model)
+                return model
+            }
+        }
+
+        /// The custom-intent tier, made by `make` on first use (see `CustomTier`).
+        func customTier(_ make: () throws -> CustomTier) throws -> CustomTier {
+            if let tier = tierSlot.withLock({ $0 }) { return tier }
+            let tier = try make()
+            return tierSlot.withLock { slot in
+                if let existing = slot { return existing }
+                slot = tier
+                return tier
+            }
         }
     }
 
-    func grammar(for language: String) throws -> LanguageGrammar {
+    /// The compiled resources of a language, built on first use.
+    func resources(for language: String) throws -> LanguageCache {
         guard LanguageGrammar.availableLanguages.contains(language) else {
             throw ParseError.unsupportedLanguage(language, supported: LanguageGrammar.availableLanguages)
         }
+        if let known = languages.withLock({ $0[language] }) { return known }
         let tokenizer = try analyzer.pack(for: ParlanceLocale(language)).tokenizer
-        return try grammars.withLock { grammars in
-            if let grammar = grammars[language] { return grammar }
-            let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
-            grammars[language] = grammar
-            return grammar
+        let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
+        let vocabularies = makeVocabularies(grammar)
+        let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
+            self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
+        }
+        let made = LanguageCache(grammar: grammar, vocabularies: vocabularies, custom: custom, shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
+        return languages.withLock { cache in
+            if let existing = cache[language] { return existing }
+            cache[language] = made
+            return made
         }
     }
 
-    /// The context's custom intents compiled for a language (empty when none is localized to it).
-    func customGrammar(for grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) throws -> CustomGrammar {
-        try customGrammars.withLock { cache in
-            if let custom = cache[grammar.language] { return custom }
-            let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
-                mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
-            }
-            cache[grammar.language] = custom
-            return custom
-        }
-    }
+    func grammar(for language: String) throws -> LanguageGrammar { try resources(for: language).grammar }
 
-    /// The custom-intent tier of a language, trained on first use (see `CustomTier`).
-    func customTier(for grammar: LanguageGrammar, custom: CustomGrammar, vocabularies: [String: PhraseSet]) throws -> CustomTier {
-        if let tier = customTiers.withLock({ $0[grammar.language] }) { return tier }
-        let tier = try makeCustomTier(custom: custom, grammar: grammar, vocabularies: vocabularies)
-        return customTiers.withLock { cache in
-            if let existing = cache[grammar.language] { return existing }
-            cache[grammar.language] = tier
-            return tier
-        }
-    }
+    func vocabularies(for language: String) throws -> [String: PhraseSet] { try resources(for: language).vocabularies }
 
-    func vocabularies(for language: String, grammar: LanguageGrammar) -> [String: PhraseSet] {
-        vocabularies.withLock { cache in
-            if let sets = cache[language] { return sets }
-            var sets: [String: PhraseSet] = [:]
-            let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
-                .union(context.apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
-            for type in types {
-                var set = PhraseSet()
-                let items = context.vocabulary(type)
-                for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + (grammar.vocabulary[type] ?? []) {
-                    set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
-                }
-                sets[type] = set
+    /// The context's vocabularies as phrase sets in a language's words.
+    private func makeVocabularies(_ grammar: LanguageGrammar) -> [String: PhraseSet] {
+        var sets: [String: PhraseSet] = [:]
+        let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
+            .union(context.apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
+        for type in types {
+            var set = PhraseSet()
+            let items = context.vocabulary(type)
+            for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + (grammar.vocabulary[type] ?? []) {
+                set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
             }
-            // Names written with a final "." ("Bobo Jr."), whose surface keeps it.
-            var dotted = PhraseSet()
-            for type in types {
-                for item in context.vocabulary(type) where item.phrase.hasSuffix(".") {
-                    dotted.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase)))
-                }
-            }
-            sets["."] = dotted
-            cache[language] = sets
-            return sets
+            sets[type] = set
         }
+        // Names written with a final "." ("Bobo Jr."), whose surface keeps it.
+        var dotted = PhraseSet()
+        for type in types {
+            for item in context.vocabulary(type) where item.phrase.hasSuffix(".") {
+                dotted.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase)))
+            }
+        }
+        sets["."] = dotted
+        return sets
     }
 }
 

@@ -4,8 +4,13 @@ import ParlanceText
 /// One language's intent grammar: its `.sentences` files compiled into automata, and its
 /// enum value lexicon (`values.json`). Built once per language; immutable.
 final class LanguageGrammar: Sendable {
-    /// The files of `Grammar/Languages/<code>/`: the same in every language.
-    static let sentenceFiles = ["common", "messaging", "calling", "payments", "rides", "workouts", "photos"]
+    /// The `.sentences` files of a language folder, found on disk (a domain is added with files
+    /// only): `common` first (the shared rules), then the others by name.
+    static func sentenceFiles(in folder: URL) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sentences") }.map { String($0.dropLast(".sentences".count)) }
+        guard names.contains("common") else { throw GrammarError.file("\(folder.lastPathComponent)/common.sentences", "the file is missing") }
+        return ["common"] + names.filter { $0 != "common" }.sorted()
+    }
 
     struct Compiled: Sendable {
         var automaton: Automaton
@@ -56,15 +61,21 @@ final class LanguageGrammar: Sendable {
         return entries.filter { !$0.hasPrefix(".") }.sorted()
     }()
 
-    init(language: String, catalogue: IntentCatalogue, tokenizer: Tokenizer) throws {
+    /// - Parameter directory: the folder of language folders (default: the bundle's, or
+    ///   `PARLANCE_GRAMMAR_DIR`).
+    init(language: String, catalogue: IntentCatalogue, tokenizer: Tokenizer, directory: URL? = nil) throws {
         self.language = language
         self.tokenizer = tokenizer
-        guard let folder = LanguageGrammar.directory?.appendingPathComponent(language) else {
+        guard let folder = (directory ?? LanguageGrammar.directory)?.appendingPathComponent(language) else {
             throw GrammarError.missing(language)
         }
         var rules: [String: TemplatePattern] = [:]
         var templates: [SentenceFile.Template] = []
-        for name in LanguageGrammar.sentenceFiles {
+        let files: [String]
+        do { files = try LanguageGrammar.sentenceFiles(in: folder) } catch let error as GrammarError { throw error } catch {
+            throw GrammarError.file(language, "cannot list the grammar folder: \(error)")
+        }
+        for name in files {
             let url = folder.appendingPathComponent("\(name).sentences")
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw GrammarError.file("\(language)/\(name).sentences", "cannot read the file")

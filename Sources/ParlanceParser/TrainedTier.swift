@@ -235,7 +235,7 @@ extension IntentParser {
         let units = IntentParser.units(analysis.tokens)
         var notes: [String] = [], lookalikes: [String] = []
         let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
-        let vocabularies = vocabularies(for: locale.language, grammar: grammar)
+        let vocabularies = try vocabularies(for: locale.language)
         let input = trainedInput(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         guard tagParameters, let intent, let spec = catalogue.intent(intent), !units.isEmpty else {
             return TrainingItem(classifierFeatures: input.classifierFeatures, tagger: nil, unplaced: [])

@@ -1,0 +1,296 @@
+import Foundation
+import ParlanceText
+
+/// An utterance analyzed once, as every stage of the parser reads it: its tokens as match
+/// units (one definition of a unit), its scalars (spans count them), the text layer's
+/// entities, the app mentions, and the language's compiled resources.
+struct Utterance {
+    let text: String
+    let locale: ParlanceLocale
+    let referenceTime: ReferenceTime
+    let language: IntentParser.LanguageCache
+    let units: [MatchUnit]
+    let scalars: [Unicode.Scalar]
+    let entities: [Entity]
+    /// Apps of the context said in the utterance (and, with a context of no apps, a service).
+    var mentions: [IntentParser.Mention]
+    /// Look-alikes of app names refused (mixed scripts).
+    var lookalikes: [String]
+    /// What the stages noticed on the way, for `--explain`.
+    var notes: [String]
+
+    var grammar: LanguageGrammar { language.grammar }
+    var vocabularies: [String: PhraseSet] { language.vocabularies }
+    var custom: CustomGrammar { language.custom }
+}
+
+/// What the stages hand on to those after them.
+struct ParseState {
+    /// Template readings proposed so far.
+    var candidates: [IntentParser.Candidate] = []
+    /// Shortcut phrases said nearly (a slip or two).
+    var nearShortcuts: [ShortcutMatcher.Match] = []
+}
+
+/// One stage of the parser, as Snips NLU's engine tries its parsers in order: it reads the
+/// analyzed utterance and what earlier stages proposed, and either decides (returns a
+/// result), or proposes readings for later stages (in `state`) and passes (returns nil).
+protocol ParseStage: Sendable {
+    /// The stage's name, as `--explain` gives it in `decidedBy` (`apps`, `shortcut`,
+    /// `template`, `trained`).
+    var name: String { get }
+    func run(_ utterance: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult?
+}
+
+extension IntentParser {
+    /// The stages, in order: apps that are not there, shortcuts said exactly, the templates
+    /// (proposing readings), shortcuts said nearly, the trained tiers (custom intents and the
+    /// language's), and the decision between the template readings.
+    static let stages: [any ParseStage] = [AppsStage(), ShortcutStage(), TemplateStage(), NearShortcutStage(), TrainedStage(), DecisionStage()]
+
+    /// One way of reading the units: as said, from a clause boundary, without an app mention,
+    /// with the app as a noun, as the doer, or as the verb. Every stage that matches templates
+    /// consumes these; none re-derives them.
+    struct Reading {
+        enum Kind { case plain, removed, asNoun, asDoer, verbified }
+        var kind: Kind
+        var units: [MatchUnit]
+        var mention: Mention?
+        var bonus: Double
+        /// App mentions left among the units (or the gaps removed ones left) that no value covers.
+        var kept: [Range<Int>]
+        /// Tried only when no earlier reading was read by a template (a preamble before a comma).
+        var onlyIfUnread = false
+    }
+
+    /// The readings of an utterance, in the order they are tried.
+    func readings(_ u: Utterance) -> [Reading] {
+        let units = u.units
+        var result = [Reading(kind: .plain, units: units, mention: nil, bonus: 0, kept: u.mentions.map(\.range))]
+        // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
+        // request may start at a clause boundary, at a small cost per word left out.
+        for start in units.indices.dropFirst() where units[start].commaBefore {
+            let rest = Array(units[start...])
+            let cost = MatchScores.preambleToken * Double(start)
+            let kept = u.mentions.filter { $0.range.lowerBound >= start }.map { ($0.range.lowerBound - start)..<($0.range.upperBound - start) }
+            result.append(Reading(kind: .plain, units: rest, mention: nil, bonus: cost, kept: kept, onlyIfUnread: true))
+            for mention in u.mentions where mention.range.lowerBound >= start {
+                var shifted = mention
+                shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
+                let removed = removing(shifted, from: rest, grammar: u.grammar, vocabularies: u.vocabularies)
+                let gap = removed.removal.lowerBound
+                result.append(Reading(kind: .removed, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap], onlyIfUnread: true))
+            }
+        }
+        for mention in u.mentions {
+            let (rest, removal, bonus) = removing(mention, from: units, grammar: u.grammar, vocabularies: u.vocabularies)
+            // No value spans the place the mention was taken from ("call Dana on RingRing
+            // and put it on speaker" has no contact "Dana … and put it").
+            let gap = removal.lowerBound..<removal.lowerBound
+            result.append(Reading(kind: .removed, units: rest, mention: mention, bonus: bonus, kept: [gap]))
+            // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
+            var asNoun = units
+            asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
+            let noun = mention.range.lowerBound..<(mention.range.lowerBound + 1)
+            result.append(Reading(kind: .asNoun, units: asNoun, mention: mention, bonus: 0, kept: [noun]))
+            // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
+            // intents without their verb.
+            if !u.custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = u.grammar.mentionVerb {
+                let oracle = SlotOracle(units: units, entities: [:], vocabularies: u.vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
+                if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound).isEmpty {
+                    result.append(Reading(kind: .asDoer, units: rest, mention: mention, bonus: bonus, kept: []))
+                }
+            }
+            // The app name as the verb: "MonkeyChat Bobo send more bananas".
+            if mention.isLeading(removal) {
+                result.append(Reading(kind: .verbified, units: rest, mention: mention, bonus: bonus, kept: [gap]))
+            }
+        }
+        return result
+    }
+
+    /// The template readings of one reading: the language's grammar and the context's custom
+    /// intents, verbified or not as the reading says.
+    func templateCandidates(_ reading: Reading, _ u: Utterance, bend: Bool) -> [Candidate] {
+        let grammar = u.grammar, custom = u.custom
+        func run(_ compiled: LanguageGrammar.Compiled, custom: CustomGrammar?) -> [Candidate] {
+            match(compiled, grammar, custom: custom, units: reading.units, entities: u.entities, scalars: u.scalars, vocabularies: u.vocabularies,
+                  mention: reading.mention, bonus: reading.bonus, bend: bend, kept: reading.kept)
+        }
+        switch reading.kind {
+        case .plain, .removed, .verbified:
+            let verbified = reading.kind == .verbified
+            var result = run(verbified ? grammar.verbified : grammar.main, custom: nil)
+            if !custom.isEmpty { result += run(verbified ? custom.verbified : custom.main, custom: custom) }
+            if verbified, let mention = reading.mention { result = result.filter { $0.handled(by: mention.app) } }
+            return result
+        case .asNoun:
+            return run(grammar.main, custom: nil)
+        case .asDoer:
+            guard let mention = reading.mention else { return [] }
+            return run(custom.verbified, custom: custom).filter { $0.handled(by: mention.app) }
+        }
+    }
+}
+
+/// Apps that are not there (a well-known service or an installed app without intents) and
+/// look-alikes of app names: no intent, never another app.
+struct AppsStage: ParseStage {
+    let name = "apps"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        // "on WhatsApp", "get me an Uber", "Venmo Paul …": with a context that lists apps, no
+        // intent; never another app, never a parameter.
+        if u.mentions.isEmpty, let unavailable = parser.unavailableApp(in: u.units, grammar: u.grammar, vocabularies: u.vocabularies) {
+            let said = u.units[unavailable.range].map(\.token.text).joined(separator: " ")
+            if parser.context.listsApps {
+                return ParseResult(intent: nil, alternatives: [], reason: "\(unavailable.name) is not among this user's apps", explanation: Explanation(
+                    decidedBy: name, source: nil, score: nil, appMention: "\(said) → \(unavailable.name) (not in the context)", notes: u.notes), unavailableApp: unavailable.name)
+            }
+            // A context of no apps (labelling a corpus): the service is read as an app that
+            // handles its domains' intents, and the frame's app stays null.
+            if let app = parser.serviceApp(unavailable.name) {
+                u.notes.append("'\(said)' names \(unavailable.name); the context lists no apps, so the frame's app is null")
+                u.mentions = [IntentParser.Mention(app: app, range: unavailable.range, said: said)]
+            }
+        }
+        // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
+        // not in the context: no intent, and never routed to the real app.
+        if u.mentions.isEmpty, let lookalike = u.lookalikes.first {
+            return ParseResult(intent: nil, alternatives: [], reason: lookalike, explanation: Explanation(
+                decidedBy: "none", source: nil, score: nil, appMention: nil, notes: u.notes))
+        }
+        return nil
+    }
+}
+
+/// A shortcut phrase of the user's said exactly decides; said nearly, it is kept for later.
+struct ShortcutStage: ParseStage {
+    let name = "shortcut"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        let said = u.language.shortcuts.matches(u.units)
+        if let only = said.first, only.exact, said.count == 1 {
+            return parser.shortcutResult(said, language: u.locale.language, notes: u.notes)
+        }
+        state.nearShortcuts = said
+        return nil
+    }
+}
+
+/// The templates over every reading: as written first, and only when none reads the request,
+/// templates that bend (words skipped at a cost, `MatchScores.skippedWord`). Proposes; the
+/// decision comes last.
+struct TemplateStage: ParseStage {
+    let name = "template"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        let readings = parser.readings(u)
+        for bend in [false, true] where state.candidates.isEmpty {
+            // Whether anything was read before the readings that start at a comma.
+            var readBeforeComma: Bool?
+            for reading in readings {
+                if reading.onlyIfUnread {
+                    if readBeforeComma == nil { readBeforeComma = !state.candidates.isEmpty }
+                    if readBeforeComma == true { continue }
+                }
+                state.candidates += parser.templateCandidates(reading, u, bend: bend)
+            }
+        }
+        return nil
+    }
+}
+
+/// Near a shortcut phrase (a slip or two): the shortcut, unless a template reads every word;
+/// near several: a choice between them, not a guess.
+struct NearShortcutStage: ParseStage {
+    let name = "shortcut"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        guard !state.nearShortcuts.isEmpty, !state.candidates.contains(where: { $0.coverage >= 1 }) else { return nil }
+        return parser.shortcutResult(state.nearShortcuts, language: u.locale.language, notes: u.notes)
+    }
+}
+
+/// The trained tiers, for what no template reads, and for a named app none of whose readings
+/// a template found: the custom-intent tier (with an app named that declares custom intents,
+/// its intents only; with none named, an intent whose own words are said) and the language's
+/// trained tier (its distribution restricted to the named app's intents).
+struct TrainedStage: ParseStage {
+    let name = "trained"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        let model = try u.language.model()
+        if state.candidates.isEmpty {
+            if !u.mentions.isEmpty, let read = try custom(&u, u.mentions, parser) { return read }
+            guard let model else { return try custom(&u, u.mentions, parser) }
+            let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: u.mentions, scalars: u.scalars, grammar: u.grammar,
+                                               vocabularies: u.vocabularies, notes: u.notes)
+            if trained.intent == nil, u.mentions.isEmpty, let read = try custom(&u, u.mentions, parser) { return read }
+            return trained
+        }
+        // An app was named and no template reading is one it handles: the trained tiers, before
+        // "X does not handle …".
+        guard let mention = u.mentions.first, !state.candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }) else { return nil }
+        if let read = try custom(&u, [mention], parser) { return read }
+        if let model {
+            let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: [mention], scalars: u.scalars, grammar: u.grammar,
+                                               vocabularies: u.vocabularies, notes: u.notes + ["no template reading is one \(mention.app.name) handles"])
+            if trained.intent != nil { return trained }
+        }
+        return nil
+    }
+
+    /// The custom-intent tier's reading, if any; why it read none goes into the notes.
+    private func custom(_ u: inout Utterance, _ mentions: [IntentParser.Mention], _ parser: IntentParser) throws -> ParseResult? {
+        guard !u.custom.isEmpty, mentions.first.map({ !$0.app.customIntents.isEmpty }) ?? true else { return nil }
+        let tier = try u.language.customTier { try parser.makeCustomTier(custom: u.custom, grammar: u.grammar, vocabularies: u.vocabularies) }
+        var why: String?
+        let read = parser.customTierResult(tier, custom: u.custom, units: u.units, entities: u.entities, mentions: mentions, scalars: u.scalars,
+                                           grammar: u.grammar, vocabularies: u.vocabularies, notes: u.notes, why: &why)
+        if let why { u.notes.append(why) }
+        return read
+    }
+}
+
+/// The decision between the template readings (best per intent, the named app's readings
+/// only, donations in near-ties), then the trained tier's word on it: a near miss vetoed, or
+/// another intent of the same domain it is sure of.
+struct DecisionStage: ParseStage {
+    let name = "template"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        let decided = parser.decide(state.candidates, notes: u.notes, mentions: u.mentions, time: u.referenceTime.secondsSince1970)
+        guard let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom", let model = try u.language.model() else { return decided }
+        let features = parser.classifierFeatures(units: u.units, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies)
+        // A template reading of a request that names no app, which the trained tier is sure is
+        // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
+        if u.mentions.isEmpty {
+            let ranked = IntentParser.distribution(model, features: features, allowed: nil)
+            let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
+            if none >= IntentParser.nearMissVeto {
+                let p = (none * 1000).rounded() / 1000
+                return ParseResult(intent: nil, alternatives: [frame], reason: "out of domain: a template reads \(frame.name), but the trained tier reads none of the intents (p = \(p))",
+                                   explanation: Explanation(decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,
+                                                            notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
+            }
+        }
+        // A template reading the trained tier is sure is another intent of the same domain (the
+        // words that say which one, "slideshow", "request", "voicemail", went into a slot or a
+        // verbified template's gap): that intent, from its own template reading if it has one,
+        // else from the trained tier.
+        let ranked = IntentParser.distribution(model, features: features, allowed: u.mentions.first.map { m in { m.app.handles($0) } })
+        guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name, top.p >= IntentParser.overruleShare,
+            (ranked.first { $0.label == frame.name }?.p ?? 0) < IntentParser.overruledShare, parser.catalogue.intent(top.label)?.domain == frame.domain
+        else { return decided }
+        let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
+        let readings = state.candidates.filter { c in c.intent == top.label && (u.mentions.first.map { c.handled(by: $0.app) } ?? true) }
+        if let best = readings.max(by: { $0.score < $1.score }) {
+            let sorted = state.candidates.sorted { $0.score > $1.score }
+            return parser.result(best, ranked: sorted, notes: decided.explanation.notes + [note], mentionText: decided.explanation.appMention)
+        }
+        let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: Array(u.mentions.prefix(1)), scalars: u.scalars, grammar: u.grammar,
+                                           vocabularies: u.vocabularies, notes: decided.explanation.notes + [note])
+        return trained.intent?.name == top.label ? trained : decided
+    }
+}

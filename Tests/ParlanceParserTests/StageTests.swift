@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import ParlanceParser
+import ParlanceText
+
+/// The parser as ordered stages over one analyzed utterance: the readings every template
+/// stage consumes, the stage that decides named in the explanation, and grammars found on disk.
+@Suite struct StageTests {
+    static let time = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+
+    func utterance(_ text: String, _ parser: IntentParser, locale: String = "en-US") throws -> Utterance {
+        let l = try ParlanceLocale(locale)
+        let analysis = try parser.analyzer.analyze(text, locale: l, referenceTime: Self.time)
+        let units = IntentParser.units(analysis.tokens)
+        var notes: [String] = [], lookalikes: [String] = []
+        let mentions = parser.findMentions(units, notes: &notes, lookalikes: &lookalikes)
+        return Utterance(text: text, locale: l, referenceTime: Self.time, language: try parser.resources(for: l.language), units: units,
+                         scalars: Array(text.unicodeScalars), entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes)
+    }
+
+    @Test func theReadingsOfALeadingAppNameIncludeTheAppAsTheVerb() throws {
+        let parser = try IntentParser(context: .demo)
+        let kinds = try parser.readings(utterance("MonkeyChat Bobo send more bananas", parser)).map(\.kind)
+        #expect(kinds == [.plain, .removed, .asNoun, .verbified])
+        // Named in the middle: no verbified reading; a comma adds readings from the clause boundary.
+        let middle = try parser.readings(utterance("ok, send Bobo a message on MonkeyChat", parser))
+        #expect(!middle.contains { $0.kind == .verbified })
+        #expect(middle.contains { $0.onlyIfUnread && $0.kind == .removed })
+        // No reading lets a value cover the app mention.
+        for reading in middle where reading.kind == .plain && !reading.onlyIfUnread { #expect(!reading.kept.isEmpty) }
+    }
+
+    @Test(arguments: [
+        ("MonkeyChat Bobo send more bananas", "template"),
+        ("send a message to Bobo on WhatsApp saying hi", "apps"),
+        ("what's the weather like in Lisbon tomorrow", "trained"),
+    ])
+    func theStageThatDecidesIsNamed(text: String, stage: String) throws {
+        let result = try IntentParser(context: .demo).parse(text, locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+        #expect(result.explanation.decidedBy == stage, "\(text): \(result.explanation)")
+    }
+
+    @Test func aSentenceFileAddedToALanguageFolderIsRead() throws {
+        let bundled = try #require(LanguageGrammar.directory)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-grammar-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: bundled.appendingPathComponent("en"), to: folder.appendingPathComponent("en"))
+        try "intent sendMessage\n  zorblax {recipients} {content}\n".write(to: folder.appendingPathComponent("en/zz-extra.sentences"), atomically: true, encoding: .utf8)
+        let tokenizer = try TextAnalyzer.shared.pack(for: ParlanceLocale("en")).tokenizer
+        let grammar = try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder)
+        #expect(grammar.templates.contains { $0.source.hasPrefix("en/zz-extra.sentences") })
+        // Without common.sentences (the shared rules) the folder is refused, naming the file.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("en/common.sentences"))
+        #expect(throws: GrammarError.self) { try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder) }
+    }
+}

@@ -81,7 +81,7 @@ struct Train: ParsableCommand {
             let path = (out as NSString).appendingPathComponent("\(language).plm")
             try model.encoded().write(to: URL(fileURLWithPath: path))
             let r = model.classifier.training
-            print("\(language): \(r.examples) examples (\(r.heldOut) aside), \(model.classifier.weights.count) classifier features, "
+            print("\(language): \(r.examples) examples (\(r.heldOut) aside), \(model.classifier.featureCount) classifier features, "
                 + "\(model.tagger?.featureCount ?? 0) tagger features; aside: intent accuracy \(r.heldOutAccuracy), "
                 + "out-of-domain rejection \(r.heldOutRejection), temperature \(model.temperature), threshold \(model.classifier.threshold) → \(path)")
         }

@@ -56,12 +56,16 @@ struct Automaton: Sendable {
     /// Computes the closures; call once, after the last edge is added.
     mutating func close() {
         vocabulary = []
+        // Which states the current closure has visited: the state it was last visited for, so
+        // one array serves every closure (no set per state).
+        var visitedFor = [Int](repeating: -1, count: edges.count)
+        var stack: [(Int, Int?)] = []
         closures = (0..<edges.count).map { state in
             var closure = Closure()
-            var seen = Set<Int>()
-            var stack: [(Int, Int?)] = [(state, nil)]
+            stack.append((state, nil))
             while let (current, template) = stack.popLast() {
-                guard seen.insert(current).inserted else { continue }
+                guard visitedFor[current] != state else { continue }
+                visitedFor[current] = state
                 closure.ends.append((current, template))
                 for (edge, target) in edges[current] {
                     switch edge {

@@ -91,7 +91,7 @@ extension IntentParser {
         let firstWave = grammar.templates.filter { !$0.verbified }
         var templateWords = Set<String>()
         if let model = try model(for: grammar.language) {
-            let words = model.classifier.weights.keys.filter { $0.hasPrefix("w:") && !$0.hasPrefix("w:#") && !$0.hasPrefix("w:@") }.map { String($0.dropFirst(2)) }.sorted()
+            let words = model.classifier.features.filter { $0.hasPrefix("w:") && !$0.hasPrefix("w:#") && !$0.hasPrefix("w:@") }.map { String($0.dropFirst(2)) }.sorted()
             let noise = { (rng: inout SplitMix64) -> String in words.isEmpty ? "" : words[Int(rng.next() % UInt64(words.count))] }
             for n in 0..<CustomTier.noiseSentences where !words.isEmpty {
                 let length = 2 + Int(rng.next() % 8)
@@ -114,7 +114,8 @@ extension IntentParser {
         }
         let classes = custom.entries.map(\.key) + [FallbackModel.none]
         let fitted = FallbackTrainer.fit(examples, classes: classes, epochs: 12, seed: CustomTier.seed)
-        let classifier = FallbackModel(language: grammar.language, classes: classes, threshold: CustomTier.threshold, bias: fitted.bias, weights: fitted.weights, training: fitted.training)
+        let classifier = FallbackModel(language: grammar.language, classes: classes, threshold: CustomTier.threshold, bias: fitted.bias, rows: fitted.rows,
+                                       offsets: fitted.offsets, pairClasses: fitted.pairClasses, pairWeights: fitted.pairWeights, training: fitted.training)
         // The words of the values themselves (soups, drinks, names) say what is talked about,
         // not that something is asked for ("how do I make clam chowder?").
         var valueWords = Set<String>()
@@ -213,7 +214,7 @@ extension IntentParser {
         // pepperoni pizza from Soup Chef"): something the app does not offer, not its intent.
         let unknown = units.indices.filter { i in
             !(mentions.contains { $0.range.contains(i) }) && !grammar.notNames.contains(keys[i]) && keys[i].count > 2
-                && tier.classifier.weights["w:" + keys[i]] == nil && !entities.contains { $0.span.start <= units[i].token.span.start && units[i].token.span.end <= $0.span.end }
+                && !tier.classifier.knows("w:" + keys[i]) && !entities.contains { $0.span.start <= units[i].token.span.start && units[i].token.span.end <= $0.span.end }
         }
         if let missing = entry.intent.parameters.first(where: { p in p.required && p.type == .enum && !parameters.contains { $0.name == p.name } }), !unknown.isEmpty {
             why = "\(said), but no \(missing.name) is said and '\(unknown.map { units[$0].token.text }.joined(separator: " "))' is none"

@@ -13,10 +13,14 @@ public struct FallbackModel: Sendable, Codable {
     /// Below this probability the prediction is rejected.
     public let threshold: Double
     public let bias: [Double]
-    /// Feature → sparse weights: [class index, weight] pairs.
-    public let weights: [String: [[Double]]]
     /// How the model was made and how it did on held-out data.
     public let training: TrainingReport
+    /// The weights, compact (one row of (class, weight) pairs per feature, in flat arrays), so
+    /// that a model of tens of thousands of features loads without an allocation per feature.
+    let rows: [String: Int32]
+    let offsets: [Int32]
+    let pairClasses: [UInt16]
+    let pairWeights: [Float]
 
     public struct TrainingReport: Sendable, Codable, Hashable {
         public let examples: Int
@@ -29,21 +33,86 @@ public struct FallbackModel: Sendable, Codable {
 
     public static let none = "none"
 
-    /// `Grammar/Models/<language>.json` in the bundle, or in `PARLANCE_MODEL_DIR` when set.
-    static func url(for language: String) -> URL? {
-        if let override = ProcessInfo.processInfo.environment["PARLANCE_MODEL_DIR"], !override.isEmpty {
-            return URL(fileURLWithPath: override).appendingPathComponent("\(language).json")
+    /// - Parameter weights: feature → sparse weights, [class index, weight] pairs.
+    public init(language: String, classes: [String], threshold: Double, bias: [Double], weights: [String: [[Double]]], training: TrainingReport) {
+        var rows: [String: Int32] = [:]
+        rows.reserveCapacity(weights.count)
+        var offsets: [Int32] = [0], pairClasses: [UInt16] = [], pairWeights: [Float] = []
+        for (feature, pairs) in weights.sorted(by: { $0.key < $1.key }) {
+            rows[feature] = Int32(rows.count)
+            for pair in pairs {
+                pairClasses.append(UInt16(pair[0]))
+                pairWeights.append(Float(pair[1]))
+            }
+            offsets.append(Int32(pairClasses.count))
         }
-        return Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Grammar/Models")
+        self.init(language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
+                  pairWeights: pairWeights, training: training)
+    }
+
+    init(language: String, classes: [String], threshold: Double, bias: [Double], rows: [String: Int32], offsets: [Int32], pairClasses: [UInt16],
+         pairWeights: [Float], training: TrainingReport) {
+        self.language = language
+        self.classes = classes
+        self.threshold = threshold
+        self.bias = bias
+        self.rows = rows
+        self.offsets = offsets
+        self.pairClasses = pairClasses
+        self.pairWeights = pairWeights
+        self.training = training
+    }
+
+    /// Feature → sparse weights: [class index, weight] pairs (built on demand, for writing and
+    /// inspecting a model).
+    public var weights: [String: [[Double]]] {
+        var result: [String: [[Double]]] = [:]
+        for (feature, row) in rows { result[feature] = pairs(row).map { [Double($0.0), Double($0.1)] } }
+        return result
+    }
+
+    /// The features the model has weights for.
+    public var features: Dictionary<String, Int32>.Keys { rows.keys }
+    public var featureCount: Int { rows.count }
+
+    /// Whether the model has weights for a feature.
+    public func knows(_ feature: String) -> Bool { rows[feature] != nil }
+
+    /// One feature's (class, weight) pairs, in the order written.
+    func pairs(_ row: Int32) -> [(Int, Float)] {
+        (Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1])).map { (Int(pairClasses[$0]), pairWeights[$0]) }
+    }
+
+    enum CodingKeys: String, CodingKey { case language, classes, threshold, bias, weights, training }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(language: try c.decode(String.self, forKey: .language), classes: try c.decode([String].self, forKey: .classes),
+                  threshold: try c.decode(Double.self, forKey: .threshold), bias: try c.decode([Double].self, forKey: .bias),
+                  weights: try c.decode([String: [[Double]]].self, forKey: .weights), training: try c.decode(TrainingReport.self, forKey: .training))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(language, forKey: .language)
+        try c.encode(classes, forKey: .classes)
+        try c.encode(threshold, forKey: .threshold)
+        try c.encode(bias, forKey: .bias)
+        try c.encode(weights, forKey: .weights)
+        try c.encode(training, forKey: .training)
+    }
+
+    /// Adds a feature's weights to class scores.
+    @inline(__always)
+    func add(_ feature: String, to scores: inout [Double]) {
+        guard let row = rows[feature] else { return }
+        for p in Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1]) { scores[Int(pairClasses[p])] += Double(pairWeights[p]) }
     }
 
     /// Class scores (logits) for a feature set.
     func scores(_ features: [String]) -> [Double] {
         var scores = bias
-        for feature in features {
-            guard let pairs = weights[feature] else { continue }
-            for pair in pairs { scores[Int(pair[0])] += pair[1] }
-        }
+        for feature in features { add(feature, to: &scores) }
         return scores
     }
 
@@ -58,7 +127,7 @@ public struct FallbackModel: Sendable, Codable {
     public func coverage(_ features: [String]) -> Double {
         let words = features.filter { $0.hasPrefix("w:") }
         guard !words.isEmpty else { return 0 }
-        return Double(words.filter { weights[$0] != nil }.count) / Double(words.count)
+        return Double(words.filter { knows($0) }.count) / Double(words.count)
     }
 
     /// The most likely class and its probability.

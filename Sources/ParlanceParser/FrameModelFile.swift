@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The trained tier of one language: the intent classifier and the parameter tagger, with
 /// how they were trained and tuned. Stored as one compact binary file,
@@ -11,7 +12,10 @@ import Foundation
 /// A file of another version or a damaged one is an error naming it, never half-read.
 public struct FrameModel: Sendable {
     public var classifier: FallbackModel
-    public var tagger: FrameTagger?
+    /// The parameter tagger. Read from a model file only when first asked for (most requests are
+    /// read by templates and never need it); the file was checked whole when it was loaded.
+    public var tagger: FrameTagger? { taggerSource.tagger }
+    private let taggerSource: TaggerSource
     /// Softmax temperature fitted on the aside data (1 = none).
     public var temperature: Double
     /// JSON: sources, example counts, aside figures.
@@ -40,12 +44,13 @@ public struct FrameModel: Sendable {
         w.f64(classifier.threshold)
         w.f64(temperature)
         w.floats(classifier.bias.map { Float($0) })
-        let features = classifier.weights.sorted { $0.key < $1.key }
+        let features = classifier.rows.sorted { $0.key < $1.key }
         w.u32(UInt32(features.count))
-        for (name, pairs) in features {
+        for (name, row) in features {
             w.string(name)
+            let pairs = classifier.pairs(row)
             w.u16(UInt16(pairs.count))
-            for pair in pairs { w.u16(UInt16(pair[0])); w.f32(Float(pair[1])) }
+            for (c, weight) in pairs { w.u16(UInt16(c)); w.f32(weight) }
         }
         if let tagger {
             w.u8(1)
@@ -68,7 +73,7 @@ public struct FrameModel: Sendable {
 
     public init(classifier: FallbackModel, tagger: FrameTagger?, temperature: Double, report: String) {
         self.classifier = classifier
-        self.tagger = tagger
+        self.taggerSource = TaggerSource(tagger)
         self.temperature = temperature
         self.report = report
     }
@@ -85,49 +90,95 @@ public struct FrameModel: Sendable {
         temperature = try r.f64()
         let bias = try r.floats().map { Double($0) }
         guard bias.count == classes.count else { throw r.error("\(bias.count) biases for \(classes.count) classes") }
-        var weights: [String: [[Double]]] = [:]
         let featureCount = try r.u32()
-        weights.reserveCapacity(Int(featureCount))
-        for _ in 0..<featureCount {
-            let name = try r.string()
+        var rows: [String: Int32] = [:]
+        rows.reserveCapacity(Int(featureCount))
+        var offsets: [Int32] = [0], pairClasses: [UInt16] = [], pairWeights: [Float] = []
+        for row in 0..<featureCount {
+            rows[try r.string()] = Int32(row)
             let n = try r.u16()
-            var pairs: [[Double]] = []
-            pairs.reserveCapacity(Int(n))
             for _ in 0..<n {
                 let c = try r.u16()
                 guard Int(c) < classes.count else { throw r.error("class \(c) out of range") }
-                pairs.append([Double(c), Double(try r.f32())])
+                pairClasses.append(c)
+                pairWeights.append(try r.f32())
             }
-            weights[name] = pairs
+            offsets.append(Int32(pairClasses.count))
         }
-        classifier = FallbackModel(language: language, classes: classes, threshold: threshold, bias: bias, weights: weights,
-                                   training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
+        classifier = FallbackModel(language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
+                                   pairWeights: pairWeights, training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
         if try r.u8() == 1 {
-            let labels = try r.strings()
-            let capitals = try r.u8() == 1
-            let transitions = try r.floats()
-            guard transitions.count == (labels.count + 1) * labels.count else { throw r.error("transition table of \(transitions.count) for \(labels.count) labels") }
-            let rows = try r.u32()
-            var index: [String: Int32] = [:]
-            index.reserveCapacity(Int(rows))
-            var offsets: [Int32] = [0], pairLabels: [UInt16] = [], pairWeights: [Float] = []
-            for row in 0..<rows {
-                index[try r.string()] = Int32(row)
-                let n = try r.u16()
-                for _ in 0..<n {
-                    let label = try r.u16()
-                    guard Int(label) < labels.count else { throw r.error("label \(label) out of range") }
-                    pairLabels.append(label)
-                    pairWeights.append(try r.f32())
-                }
-                offsets.append(Int32(pairLabels.count))
-            }
-            tagger = FrameTagger(labels: labels, featureIndex: index, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
-                                 transitions: transitions, capitalsCarrySignal: capitals)
+            var scan = r
+            try Self.readTagger(&scan, build: false)
+            taggerSource = TaggerSource(reader: r)
+            r = scan
         } else {
-            tagger = nil
+            taggerSource = TaggerSource(nil)
         }
         guard r.atEnd else { throw r.error("\(data.count - r.offset) bytes after the model") }
+    }
+}
+
+extension FrameModel {
+    /// Reads the tagger's part of a model file: with `build`, the tagger; without, only checks
+    /// it (every length, label and string) without building anything.
+    @discardableResult
+    static func readTagger(_ r: inout BinaryReader, build: Bool) throws -> FrameTagger? {
+        let labels = try r.strings()
+        let capitals = try r.u8() == 1
+        let transitions = try r.floats()
+        guard transitions.count == (labels.count + 1) * labels.count else { throw r.error("transition table of \(transitions.count) for \(labels.count) labels") }
+        let rows = try r.u32()
+        var index: [String: Int32] = [:]
+        var offsets: [Int32] = [0], pairLabels: [UInt16] = [], pairWeights: [Float] = []
+        if build { index.reserveCapacity(Int(rows)) }
+        for row in 0..<rows {
+            if build { index[try r.string()] = Int32(row) } else { try r.skipString() }
+            let n = try r.u16()
+            for _ in 0..<n {
+                let label = try r.u16()
+                guard Int(label) < labels.count else { throw r.error("label \(label) out of range") }
+                let weight = try r.f32()
+                if build {
+                    pairLabels.append(label)
+                    pairWeights.append(weight)
+                }
+            }
+            if build { offsets.append(Int32(pairLabels.count)) }
+        }
+        guard build else { return nil }
+        return FrameTagger(labels: labels, featureIndex: index, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
+                           transitions: transitions, capitalsCarrySignal: capitals)
+    }
+}
+
+/// Where a model's tagger comes from: built in memory (training), or a checked part of a
+/// model file, read on first use.
+final class TaggerSource: Sendable {
+    private let reader: BinaryReader?
+    private let slot: Mutex<FrameTagger??>
+
+    init(_ tagger: FrameTagger?) {
+        reader = nil
+        slot = Mutex(.some(tagger))
+    }
+
+    init(reader: BinaryReader) {
+        self.reader = reader
+        slot = Mutex(nil)
+    }
+
+    var tagger: FrameTagger? {
+        slot.withLock { slot in
+            if let known = slot { return known }
+            // The part was checked when the file was loaded: reading it again cannot fail.
+            let tagger = reader.flatMap { start in
+                var r = start
+                return try? FrameModel.readTagger(&r, build: true)
+            }
+            slot = .some(tagger)
+            return tagger
+        }
     }
 }
 
@@ -144,7 +195,7 @@ struct BinaryWriter {
     mutating func floats(_ list: [Float]) { u32(UInt32(list.count)); for v in list { f32(v) } }
 }
 
-struct BinaryReader {
+struct BinaryReader: Sendable {
     let data: [UInt8]
     let file: String
     var offset = 0
@@ -158,16 +209,18 @@ struct BinaryReader {
 
     func error(_ message: String) -> GrammarError { .file(file, "damaged model file at byte \(offset): \(message)") }
 
-    mutating func bytes(_ n: Int) throws -> [UInt8] {
+    /// Checks that `n` more bytes are there and returns where they start (no copy).
+    private mutating func take(_ n: Int) throws -> Int {
         guard n >= 0, offset + n <= data.count else { throw error("ends early (wanted \(n) more bytes)") }
         defer { offset += n }
-        return Array(data[offset..<(offset + n)])
+        return offset
     }
-    mutating func u8() throws -> UInt8 { try bytes(1)[0] }
-    mutating func u16() throws -> UInt16 { let b = try bytes(2); return UInt16(b[0]) | UInt16(b[1]) << 8 }
+    mutating func bytes(_ n: Int) throws -> [UInt8] { let at = try take(n); return Array(data[at..<(at + n)]) }
+    mutating func u8() throws -> UInt8 { data[try take(1)] }
+    mutating func u16() throws -> UInt16 { let at = try take(2); return UInt16(data[at]) | UInt16(data[at + 1]) << 8 }
     mutating func u32() throws -> UInt32 {
-        let b = try bytes(4)
-        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+        let at = try take(4)
+        return UInt32(data[at]) | UInt32(data[at + 1]) << 8 | UInt32(data[at + 2]) << 16 | UInt32(data[at + 3]) << 24
     }
     mutating func f32() throws -> Float { Float(bitPattern: try u32()) }
     mutating func f64() throws -> Double {
@@ -177,8 +230,25 @@ struct BinaryReader {
     mutating func string() throws -> String {
         let n = Int(try u32())
         guard n <= data.count - offset else { throw error("a string of \(n) bytes past the end") }
-        guard let s = String(validating: try bytes(n), as: UTF8.self) else { throw error("a string that is not UTF-8") }
+        let at = try take(n)
+        let decoded = data.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[at..<(at + n)]), as: UTF8.self) }
+        guard let s = decoded else { throw error("a string that is not UTF-8") }
         return s
+    }
+    mutating func skipString() throws {
+        let n = Int(try u32())
+        guard n <= data.count - offset else { throw error("a string of \(n) bytes past the end") }
+        let at = try take(n)
+        // Well-formed UTF-8, checked without making the string.
+        var parser = Unicode.UTF8.ForwardParser()
+        var bytes = data[at..<(at + n)].makeIterator()
+        while true {
+            switch parser.parseScalar(from: &bytes) {
+            case .valid: continue
+            case .emptyInput: return
+            case .error: throw error("a string that is not UTF-8")
+            }
+        }
     }
     mutating func strings() throws -> [String] {
         let n = Int(try u32())

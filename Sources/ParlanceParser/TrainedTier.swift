@@ -74,10 +74,7 @@ extension IntentParser {
     static func distribution(_ model: FrameModel, features: [String], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
         let c = model.classifier
         var scores = c.bias
-        for feature in features {
-            guard let pairs = c.weights[feature] else { continue }
-            for pair in pairs { scores[Int(pair[0])] += pair[1] }
-        }
+        for feature in features { c.add(feature, to: &scores) }
         let t = max(model.temperature, 0.05)
         var entries = scores.indices.map { (label: c.classes[$0], score: scores[$0] / t) }
         if let allowed {
@@ -303,7 +300,8 @@ public enum FrameModelTrainer {
         let temperature = FallbackTrainer.temperature(classifier.model, aside: aside)
         let threshold = FallbackTrainer.threshold(classifier.model, temperature: temperature, aside: aside)
         var model = classifier.model
-        model = FallbackModel(language: language, classes: model.classes, threshold: threshold.threshold, bias: model.bias, weights: model.weights,
+        model = FallbackModel(language: language, classes: model.classes, threshold: threshold.threshold, bias: model.bias, rows: model.rows, offsets: model.offsets,
+                              pairClasses: model.pairClasses, pairWeights: model.pairWeights,
                               training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: threshold.accuracy,
                                               heldOutRejection: threshold.rejection, epochs: model.training.epochs, seed: model.training.seed))
         let report: [String: Any] = [

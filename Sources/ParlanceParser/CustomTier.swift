@@ -47,7 +47,7 @@ extension IntentParser {
             let analysis = try analyzer.analyze(text, locale: locale, referenceTime: reference)
             let units = IntentParser.units(analysis.tokens)
             var notes: [String] = [], lookalikes: [String] = []
-            let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
+            let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies)
             let features = classifierFeatures(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
             return (features, units.map(\.key))
         }

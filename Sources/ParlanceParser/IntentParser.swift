@@ -65,15 +65,41 @@ public final class IntentParser: UtteranceParser {
         }
         var notes: [String] = []
         var lookalikes: [String] = []
-        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
+        var inNames: [Range<Int>] = []
+        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: language.vocabularies, inNames: &inNames)
         var utterance = Utterance(
             text: text, locale: locale, referenceTime: referenceTime, language: language, units: units, scalars: Array(text.unicodeScalars),
-            entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes)
+            entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes, appInNames: !inNames.isEmpty)
         var state = ParseState()
         for stage in Self.stages {
-            if let result = try stage.run(&utterance, &state, parser: self) { return result }
+            if let result = try stage.run(&utterance, &state, parser: self) { return relabeled(result, language) }
         }
-        return decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970)
+        return relabeled(decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970), language)
+    }
+
+    /// A name said where the intent has two parameters for names goes to the one whose
+    /// vocabulary knows it: "Natter Famille: …" writes to the group Famille (contactGroupName),
+    /// not to a person called Famille, when the user has a group and no contact of that name.
+    func relabeled(_ result: ParseResult, _ language: LanguageCache) -> ParseResult {
+        guard var frame = result.intent, frame.domain != "custom", let spec = catalogue.intent(frame.name) else { return result }
+        let known = { (type: String?, raw: String) -> Bool in
+            guard let type, let set = language.vocabularies[type] else { return false }
+            return set.contains(LanguageGrammar.unitKeys(language.grammar.tokenizer.tokenize(raw))[...])
+        }
+        var changed = false
+        for (n, p) in frame.parameters.enumerated() {
+            guard let own = spec.parameter(p.name), own.vocabulary != nil, !known(own.vocabulary, p.raw) else { continue }
+            let other = spec.parameters.first { q in
+                q.name != p.name && q.vocabulary != nil && q.vocabulary != own.vocabulary && (q.list || !frame.parameters.contains { $0.name == q.name })
+                    && known(q.vocabulary, p.raw)
+            }
+            guard let other else { continue }
+            frame.parameters[n] = Parameter(name: other.name, value: p.value, raw: p.raw, span: p.span, resolution: p.resolution)
+            changed = true
+        }
+        guard changed else { return result }
+        return ParseResult(intent: frame, alternatives: result.alternatives, reason: result.reason, explanation: result.explanation, shortcut: result.shortcut,
+                           unavailableApp: result.unavailableApp)
     }
 
     /// The trained tier's probability of "none" above which it overrules a template reading of
@@ -169,7 +195,28 @@ public final class IntentParser: UtteranceParser {
     /// ("MonkyChat"), or inflected as a verb ("MonkeyChatte"). A name that only looks
     /// like an app name (confusable letters from another script) is not that app.
     /// `lookalikes` gets a sentence for each look-alike refused (also added to `notes`).
-    func findMentions(_ units: [MatchUnit], notes: inout [String], lookalikes: inout [String]) -> [Mention] {
+    ///
+    /// An app name inside a longer known name of the context's vocabularies is that name, not
+    /// the app ("a Zippy XL to the station" asks for the ride option Zippy XL).
+    func findMentions(_ units: [MatchUnit], notes: inout [String], lookalikes: inout [String], vocabularies: [String: PhraseSet] = [:]) -> [Mention] {
+        var inNames: [Range<Int>] = []
+        return findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies, inNames: &inNames)
+    }
+
+    /// `inNames` gets the app names said inside known names.
+    func findMentions(
+        _ units: [MatchUnit], notes: inout [String], lookalikes: inout [String], vocabularies: [String: PhraseSet], inNames: inout [Range<Int>]
+    ) -> [Mention] {
+        let keys = units.map(\.key)
+        func insideKnownName(_ range: Range<Int>) -> Bool {
+            vocabularies.contains { type, set in
+                guard type != ".", set.longest > range.count else { return false }
+                for start in max(0, range.upperBound - set.longest)...range.lowerBound {
+                    for end in range.upperBound...min(keys.count, start + set.longest) where end - start > range.count && set.contains(keys[start..<end]) { return true }
+                }
+                return false
+            }
+        }
         var mentions: [Mention] = []
         var i = 0
         while i < units.count {
@@ -206,7 +253,11 @@ public final class IntentParser: UtteranceParser {
                     }
                 }
             }
-            if let found {
+            if let found, insideKnownName(found.range) {
+                notes.append("'\(found.said)' is part of a known name, not the app \(found.app.name)")
+                inNames.append(found.range)
+                i = found.range.upperBound
+            } else if let found {
                 mentions.append(found)
                 i = found.range.upperBound
             } else {

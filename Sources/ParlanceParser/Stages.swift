@@ -18,6 +18,9 @@ struct Utterance {
     var lookalikes: [String]
     /// What the stages noticed on the way, for `--explain`.
     var notes: [String]
+    /// An app's name said inside a known name of its vocabulary ("a Zippy XL"): the request is
+    /// for that app, though the name is not a mention.
+    var appInNames = false
 
     var grammar: LanguageGrammar { language.grammar }
     var vocabularies: [String: PhraseSet] { language.vocabularies }
@@ -265,7 +268,7 @@ struct DecisionStage: ParseStage {
         let features = parser.classifierFeatures(units: u.units, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies)
         // A template reading of a request that names no app, which the trained tier is sure is
         // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
-        if u.mentions.isEmpty {
+        if u.mentions.isEmpty, !u.appInNames {
             let ranked = IntentParser.distribution(model, features: features, allowed: nil)
             let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
             if none >= IntentParser.nearMissVeto {

@@ -231,8 +231,8 @@ extension IntentParser {
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
         var notes: [String] = [], lookalikes: [String] = []
-        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes)
         let vocabularies = try vocabularies(for: locale.language)
+        let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies)
         let input = trainedInput(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         guard tagParameters, let intent, let spec = catalogue.intent(intent), !units.isEmpty else {
             return TrainingItem(classifierFeatures: input.classifierFeatures, tagger: nil, unplaced: [])

@@ -132,3 +132,32 @@ import ParlanceText
         #expect(values.contains(value), "\(values)")
     }
 }
+
+/// Names go where the user's vocabulary puts them: a group name to `groupName`, an app's
+/// option that contains the app's name to the option, not the app.
+@Suite struct VocabularyPlacementTests {
+    static let context = try! ParserContext.decode(Data("""
+        {"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia", "Paul"], "contactGroupName": ["Book Club", "Los Primos"]}},
+                  {"name": "Hopper", "intents": ["requestRide"], "appVocabularyItems": {"rideOptionName": ["Hopper Max", "Shared"]}}]}
+        """.utf8), file: "device.json")
+
+    func parse(_ text: String) throws -> IntentFrame? {
+        try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time).intent
+    }
+
+    @Test func aGroupSaidWhereAPersonIsExpectedIsTheGroup() throws {
+        let frame = try #require(try parse("Chatterbox Book Club: the meeting moves to Friday"))
+        #expect(frame.values("groupName").map(\.raw) == ["Book Club"])
+        #expect(frame.values("recipients").isEmpty)
+        // A person stays a person.
+        let person = try #require(try parse("text Nadia that I'm bringing the cake"))
+        #expect(person.values("recipients").map(\.raw) == ["Nadia"])
+    }
+
+    @Test func anOptionNamedAfterTheAppIsTheOption() throws {
+        let frame = try #require(try parse("get me a Hopper Max to the stadium"))
+        #expect(frame.name == "requestRide")
+        #expect(frame.app == "Hopper")
+        #expect(frame.values("rideOptionName").map(\.raw) == ["Hopper Max"])
+    }
+}

@@ -16,7 +16,7 @@ import ParlanceText
         var notes: [String] = [], lookalikes: [String] = []
         let mentions = parser.findMentions(units, notes: &notes, lookalikes: &lookalikes)
         return Utterance(text: text, locale: l, referenceTime: Self.time, language: try parser.resources(for: l.language), units: units,
-                         scalars: Array(text.unicodeScalars), entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes)
+                         scalars: Array(text.unicodeScalars), entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes, appInNames: false)
     }
 
     @Test func theReadingsOfALeadingAppNameIncludeTheAppAsTheVerb() throws {

@@ -238,7 +238,7 @@ struct TrainedStage: ParseStage {
         if let read = try custom(&u, [mention], parser) { return read }
         if let model {
             let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: [mention], scalars: u.scalars, grammar: u.grammar,
-                                               vocabularies: u.vocabularies, notes: u.notes + ["no template reading is one \(mention.app.name) handles"])
+                                               vocabularies: u.vocabularies, notes: u.notes + ["no template reading is one \(mention.app.name) handles"], templatesReadIt: true)
             if trained.intent != nil { return trained }
         }
         return nil

@@ -95,7 +95,7 @@ extension IntentParser {
     /// The frame the trained tier reads, or why it reads none.
     func trainedResult(
         _ model: FrameModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], scalars: [Unicode.Scalar], grammar: LanguageGrammar,
-        vocabularies: [String: PhraseSet], notes: [String]
+        vocabularies: [String: PhraseSet], notes: [String], templatesReadIt: Bool = false
     ) -> ParseResult {
         let input = trainedInput(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         let mention = mentions.first
@@ -115,8 +115,9 @@ extension IntentParser {
         let mentionText = mention.map { "\($0.said) → \($0.app.name)" }
         let source = "trained tier \(model.language) (threshold \(model.classifier.threshold))"
         // The rejection threshold was tuned on requests that name no app; a named app's intent
-        // (plausible on its own, above) needs only to be likelier than "none".
-        let threshold = mention == nil ? model.classifier.threshold : 0
+        // (plausible on its own, above) needs only to be likelier than "none", unless a template
+        // read the request as something the app does not handle.
+        let threshold = mention == nil || templatesReadIt ? model.classifier.threshold : 0
         guard label != FallbackModel.none, probability >= threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
             let reason =
                 mention != nil && label == FallbackModel.none && ranked.count <= 1 ? "\(mention!.app.name) handles none of the readings"

@@ -350,6 +350,12 @@ struct AutomatonMatcher {
                         possible = false
                         break
                     }
+                    // An unknown name holds no word that says a value of the request ("voice only",
+                    // "back", "emergency"): those belong to their own parameters.
+                    if names, item.contains(where: { saysValue(at: $0) }) {
+                        possible = false
+                        break
+                    }
                     for (n, unit) in item.enumerated() {
                         let capitalized = !oracle.capitalizedNouns && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
                         if names {
@@ -367,6 +373,12 @@ struct AutomatonMatcher {
             }
             return result
         }
+    }
+
+    /// Whether an enum phrase of the grammar (a call's capability, a destination, a message's
+    /// attribute…) starts at a unit, said exactly.
+    private func saysValue(at unit: Int) -> Bool {
+        oracle.enumerations.values.contains { lexicon in lexicon.matches(keys, from: unit).contains { $0.2 } }
     }
 
     /// An unknown item that splits entirely into known names ("bobo luis" said without a

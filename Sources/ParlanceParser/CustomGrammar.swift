@@ -30,26 +30,29 @@ final class CustomGrammar: Sendable {
     struct Entry: Sendable {
         let app: AppDefinition
         let intent: CustomIntent
-        /// The name templates and matches use for it: "custom:<index>".
-        let key: String
+        /// The key templates and matches use for it.
+        let key: IntentKey
     }
 
     let entries: [Entry]
     let templates: [SentenceFile.Template]
     let main: LanguageGrammar.Compiled
     let verbified: LanguageGrammar.Compiled
-    /// Enum lexicons by slot parameter ("custom:0.soup").
+    /// Enum lexicons by slot parameter (`slotName`: "#0.soup").
     let enumerations: [String: PhraseLexicon]
 
     var isEmpty: Bool { templates.isEmpty }
 
     /// The entry of a template intent key, if it is a custom one.
-    func entry(_ key: String) -> Entry? {
-        guard key.hasPrefix("custom:"), let index = Int(key.dropFirst(7)), entries.indices.contains(index) else { return nil }
+    func entry(_ key: IntentKey) -> Entry? {
+        guard case .custom(let index) = key, entries.indices.contains(index) else { return nil }
         return entries[index]
     }
 
-    /// The parameter name of a slot parameter ("custom:0.soup" → "soup").
+    /// The slot a custom intent's parameter fills in templates and captures: "#<entry>.<parameter>".
+    static func slotName(_ entry: Int, _ parameter: String) -> String { "#\(entry).\(parameter)" }
+
+    /// The parameter name of a slot parameter ("#0.soup" → "soup").
     static func parameterName(_ slotParameter: String) -> String {
         slotParameter.firstIndex(of: ".").map { String(slotParameter[slotParameter.index(after: $0)...]) } ?? slotParameter
     }
@@ -61,7 +64,7 @@ final class CustomGrammar: Sendable {
         var entries: [Entry] = []
         var templates: [SentenceFile.Template] = []
         var enumerations: [String: PhraseLexicon] = [:]
-        var slotsByIntent: [String: [String: Automaton.Slot]] = [:]
+        var slotsByIntent: [IntentKey: [String: Automaton.Slot]] = [:]
         func keys(_ text: String) -> [String] { LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(text)) }
 
         // The verbs of a category (`<category_order>` in common.sentences), compiled to match
@@ -84,11 +87,11 @@ final class CustomGrammar: Sendable {
                 if let title = intent.title[language], CustomIntent.slots(in: title).isEmpty, !title.contains(where: { "[]()|<>{}".contains($0) }) {
                     phrases.append(title)
                 }
-                let key = "custom:\(entries.count)"
+                let key = IntentKey.custom(entries.count)
                 entries.append(Entry(app: app, intent: intent, key: key))
                 var slots: [String: Automaton.Slot] = [:]
                 for p in intent.parameters {
-                    let slotName = "\(key).\(p.name)"
+                    let slotName = Self.slotName(entries.count - 1, p.name)
                     switch p.type {
                     case .enum, .boolean:
                         var lexicon = PhraseLexicon()

@@ -22,9 +22,12 @@ import ParlanceText
 ///   tomato soup with CoffeeMonkey" is not CoffeeMonkey's checkLoyaltyPoints.
 struct CustomTier: Sendable {
     let classifier: FallbackModel
-    /// Per entry key ("custom:0"), its distinctive words: said by its sentences, by no
-    /// first-wave template and by none of the values (the words that ask, not the things asked for).
-    let distinctive: [String: Set<String>]
+    /// For each of the classifier's classes, the custom intent's entry in
+    /// `CustomGrammar.entries`; nil for "none".
+    let entryOfClass: [Int?]
+    /// Per entry, its distinctive words: said by its sentences, by no first-wave template and
+    /// by none of the values (the words that ask, not the things asked for).
+    let distinctive: [Int: Set<String>]
     let examples: Int
 
     /// Least probability for a custom intent (among the allowed ones and "none").
@@ -52,8 +55,10 @@ extension IntentParser {
             return (features, units.map(\.key))
         }
         var examples: [FallbackTrainer.Example] = []
-        var positiveWords: [String: Set<String>] = [:]
-        for entry in custom.entries {
+        var positiveWords: [Int: Set<String>] = [:]
+        // A class per custom intent, named for people reading the model: "<app>/<intent>".
+        let label = { (entry: CustomGrammar.Entry) in "\(entry.app.name)/\(entry.intent.name)" }
+        for (index, entry) in custom.entries.enumerated() {
             let intent = entry.intent
             let names = entry.app.allNames
             // Values for a slot: an enum's cases in every form said, a number, a known name.
@@ -82,8 +87,8 @@ extension IntentParser {
                 let name = names[Int(rng.next() % UInt64(names.count))]
                 if verbified { text = name + " " + text } else if rng.next() % 4 == 0 { text = name + ", " + text }
                 let (f, keys) = try features(text)
-                examples.append(FallbackTrainer.Example(features: f, label: entry.key, id: "\(entry.key):\(made)"))
-                positiveWords[entry.key, default: []].formUnion(keys)
+                examples.append(FallbackTrainer.Example(features: f, label: label(entry), id: "\(label(entry)):\(made)"))
+                positiveWords[index, default: []].formUnion(keys)
                 made += 1
             }
         }
@@ -112,7 +117,7 @@ extension IntentParser {
                 templateWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(text)))
             }
         }
-        let classes = custom.entries.map(\.key) + [FallbackModel.none]
+        let classes = custom.entries.map(label) + [FallbackModel.none]
         let fitted = FallbackTrainer.fit(examples, classes: classes, epochs: 12, seed: CustomTier.seed)
         let classifier = FallbackModel(language: grammar.language, classes: classes, threshold: CustomTier.threshold, bias: fitted.bias, rows: fitted.rows,
                                        offsets: fitted.offsets, pairClasses: fitted.pairClasses, pairWeights: fitted.pairWeights, training: fitted.training)
@@ -125,13 +130,13 @@ extension IntentParser {
                 for item in p.vocabulary.map({ context.vocabulary($0) }) ?? [] { valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase))) }
             }
         }
-        var distinctive: [String: Set<String>] = [:]
-        for (key, words) in positiveWords {
-            distinctive[key] = words.filter {
+        var distinctive: [Int: Set<String>] = [:]
+        for (index, words) in positiveWords {
+            distinctive[index] = words.filter {
                 !templateWords.contains($0) && !valueWords.contains($0) && !grammar.notNames.contains($0) && $0.count > 2 && !$0.allSatisfy(\.isNumber)
             }
         }
-        return CustomTier(classifier: classifier, distinctive: distinctive, examples: examples.count)
+        return CustomTier(classifier: classifier, entryOfClass: Array(custom.entries.indices) + [nil], distinctive: distinctive, examples: examples.count)
     }
 
     /// A custom intent read by the custom tier, or nil (no custom intent is plausible; `why`
@@ -145,18 +150,18 @@ extension IntentParser {
         let features = classifierFeatures(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         let scores = tier.classifier.scores(features)
         let allowed = tier.classifier.classes.indices.filter { index in
-            let label = tier.classifier.classes[index]
-            guard let entry = custom.entry(label) else { return true }
-            return mention.map { $0.app.name == entry.app.name } ?? true
+            guard let entry = tier.entryOfClass[index] else { return true }
+            return mention.map { $0.app.name == custom.entries[entry].app.name } ?? true
         }
         guard allowed.count > 1 else { return nil }
         // A named app's intents get the same prior as in the language's trained tier.
-        let p = FallbackModel.softmax(allowed.map { custom.entry(tier.classifier.classes[$0]) != nil && mention != nil ? scores[$0] + Self.namedAppPrior : scores[$0] })
+        let p = FallbackModel.softmax(allowed.map { tier.entryOfClass[$0] != nil && mention != nil ? scores[$0] + Self.namedAppPrior : scores[$0] })
         let best = p.indices.max { p[$0] < p[$1] }!
-        guard let entry = custom.entry(tier.classifier.classes[allowed[best]]) else {
+        guard let index = tier.entryOfClass[allowed[best]] else {
             why = "custom-intent tier: none of the custom intents (p = \((p[best] * 1000).rounded() / 1000))"
             return nil
         }
+        let entry = custom.entries[index]
         let said = "custom-intent tier: \(entry.intent.name) of \(entry.app.name), p = \((p[best] * 1000).rounded() / 1000)"
         guard p[best] >= CustomTier.threshold else { why = "\(said), under \(CustomTier.threshold)"; return nil }
         if mention != nil, FallbackModel.softmax(scores)[allowed[best]] < Self.plausibleShare {
@@ -164,7 +169,7 @@ extension IntentParser {
             return nil
         }
         let keys = units.map(\.key)
-        let evidence = keys.filter { tier.distinctive[entry.key]?.contains($0) ?? false }
+        let evidence = keys.filter { tier.distinctive[index]?.contains($0) ?? false }
         guard mention != nil || !evidence.isEmpty else { why = "\(said), but no app is named and none of its own words is said"; return nil }
         let confidence = (p[best] * 1000).rounded() / 1000
         var parameters: [Parameter] = []
@@ -176,7 +181,7 @@ extension IntentParser {
         for p in entry.intent.parameters {
             switch p.type {
             case .enum, .boolean:
-                guard let lexicon = custom.enumerations["\(entry.key).\(p.name)"] else { continue }
+                guard let lexicon = custom.enumerations[CustomGrammar.slotName(index, p.name)] else { continue }
                 var start = 0
                 while start < keys.count {
                     guard let (end, value, _) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }) else { start += 1; continue }

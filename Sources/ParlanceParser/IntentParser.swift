@@ -300,7 +300,7 @@ public final class IntentParser: UtteranceParser {
     // MARK: - Matching
 
     struct Candidate {
-        var intent: String
+        var intent: IntentKey
         var score: Double
         var path: MatchPath
         var units: [MatchUnit]
@@ -318,12 +318,12 @@ public final class IntentParser: UtteranceParser {
         var donatedApp: String?
 
         /// The intent's name as frames give it.
-        var name: String { entry?.intent.name ?? intent }
+        var name: String { entry?.intent.name ?? intent.catalogueName ?? "\(intent)" }
 
         /// Whether an app handles the candidate's intent (a custom intent: the app declaring it).
         func handled(by app: AppDefinition) -> Bool {
             if let entry { return entry.app.name == app.name }
-            return app.handles(intent)
+            return app.handles(name)
         }
     }
 
@@ -361,12 +361,12 @@ public final class IntentParser: UtteranceParser {
     func decide(_ candidates: [Candidate], notes: [String], mentions: [Mention], time: Double) -> ParseResult {
         var notes = notes
         // Best candidate per intent.
-        var best: [String: Candidate] = [:]
+        var best: [IntentKey: Candidate] = [:]
         for c in candidates where best[c.intent].map({ c.score > $0.score }) ?? true { best[c.intent] = c }
         // What the user does often and recently weighs in near-ties (at most `donation`).
         if !donations.isEmpty {
             for (key, c) in best {
-                let apps = c.mention.map { [$0.app.name] } ?? c.entry.map { [$0.app.name] } ?? context.apps(handling: c.intent).map(\.name)
+                let apps = c.mention.map { [$0.app.name] } ?? c.entry.map { [$0.app.name] } ?? context.apps(handling: c.name).map(\.name)
                 let weights = apps.map { (app: $0, weight: donations.weight(app: $0, intent: c.name, at: time)) }.sorted { $0.weight > $1.weight }
                 guard let top = weights.first, top.weight > 0 else { continue }
                 best[key]!.score += MatchScores.donation * top.weight
@@ -433,10 +433,10 @@ public final class IntentParser: UtteranceParser {
 
     private func frame(_ c: Candidate) -> IntentFrame {
         if let entry = c.entry { return customFrame(c, entry) }
-        let spec = catalogue.intent(c.intent)!
+        let spec = catalogue.intent(c.name)!
         let app: String? =
             if let mention = c.mention { reported(mention.app) } else {
-                { let apps = context.apps(handling: c.intent); return apps.count == 1 ? apps[0].name : c.donatedApp }()
+                { let apps = context.apps(handling: c.name); return apps.count == 1 ? apps[0].name : c.donatedApp }()
             }
         var parameters: [Parameter] = []
         let text = { (range: Range<Int>) -> (String, Span) in self.surface(c, range) }

@@ -16,15 +16,23 @@ final class LanguageGrammar: Sendable {
         var automaton: Automaton
         var start: Int
         /// Accepting states and the intent each accepts.
-        let accepting: [Int: String]
+        let accepting: [Int: IntentKey]
         /// The keys of `accepting`, as the matcher takes them (made once, not per match).
         let acceptingStates: Set<Int>
 
-        init(automaton: Automaton, start: Int, accepting: [Int: String]) {
+        init(automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
             self.automaton = automaton
             self.start = start
             self.accepting = accepting
             self.acceptingStates = Set(accepting.keys)
+        }
+
+        /// A rule compiled alone (the mention rule, a category's verbs): one accepting state, no intent.
+        init(automaton: Automaton, start: Int, end: Int) {
+            self.automaton = automaton
+            self.start = start
+            self.accepting = [:]
+            self.acceptingStates = [end]
         }
     }
 
@@ -98,7 +106,7 @@ final class LanguageGrammar: Sendable {
 
         func compile(verbified: Bool) throws -> Compiled {
             try LanguageGrammar.compile(templates, verbified: verbified, language: language, builder: &builder) { template in
-                guard let spec = catalogue.intent(template.intent) else {
+                guard let spec = template.intent.catalogueName.flatMap({ catalogue.intent($0) }) else {
                     throw GrammarError.file(template.source, "unknown intent '\(template.intent)'")
                 }
                 for (parameter, value) in template.fixed {
@@ -120,7 +128,7 @@ final class LanguageGrammar: Sendable {
             builder.slot = { name in name == "app" ? Automaton.Slot(parameter: "app", kind: .app) : nil }
             try builder.add(.rule(rule), from: start, to: end)
             builder.automaton.close()
-            return Compiled(automaton: builder.automaton, start: start, accepting: [end: "app"])
+            return Compiled(automaton: builder.automaton, start: start, end: end)
         }
         self.mention = try compileMention("mention")
         self.mentionVerb = rules["mention_verb"] == nil ? nil : try compileMention("mention_verb")
@@ -172,7 +180,7 @@ final class LanguageGrammar: Sendable {
         builder.source = "\(language)/*.sentences <\(name)>"
         try builder.add(.rule(name), from: start, to: end)
         builder.automaton.close()
-        return Compiled(automaton: builder.automaton, start: start, accepting: [end: name])
+        return Compiled(automaton: builder.automaton, start: start, end: end)
     }
 
     /// Compiles the templates (the verbified ones, or the others) into one automaton:
@@ -187,8 +195,8 @@ final class LanguageGrammar: Sendable {
         let hub = builder.automaton.newState()
         builder.source = "\(language)/common.sentences <prefix>"
         try builder.add(.rule("prefix"), from: start, to: hub)
-        var ends: [String: Int] = [:]
-        var accepting: [Int: String] = [:]
+        var ends: [IntentKey: Int] = [:]
+        var accepting: [Int: IntentKey] = [:]
         for (index, template) in templates.enumerated() where template.verbified == verbified {
             let slot = try slots(template)
             if ends[template.intent] == nil {

@@ -138,10 +138,11 @@ struct UnavailableAppFinder: Sendable {
                 var around = extent(range)
                 let article = i > 0 && articles.contains(units[i - 1].key)
                 if entry.cue, around == range, !article {
-                    // Leading, as the verb: followed by a colon or, after at most one word, by a
-                    // known name ("Telegram Rob: …", "Telegram a Sam: …").
+                    // Leading, as the verb: followed by a colon within three words or, after at
+                    // most one word, by a known name ("Telegram Rob: …", "Telegram a Sam …").
                     let next = range.upperBound
-                    let addressed = i <= Self.verbPosition && next < units.count && (units[next].key == ":" || startsName(next) || (next + 1 < units.count && startsName(next + 1)))
+                    let colon = units[next..<min(units.count, next + 3)].contains { $0.key == ":" }
+                    let addressed = i <= Self.verbPosition && next < units.count && (colon || startsName(next) || (next + 1 < units.count && startsName(next + 1)))
                     guard addressed || joined != entry.key else { continue }
                 }
                 // "un Uber", "an Uber": the article goes with the name.

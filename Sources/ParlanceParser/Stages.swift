@@ -287,7 +287,7 @@ struct DecisionStage: ParseStage {
             (ranked.first { $0.label == frame.name }?.p ?? 0) < IntentParser.overruledShare, parser.catalogue.intent(top.label)?.domain == frame.domain
         else { return decided }
         let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
-        let readings = state.candidates.filter { c in c.intent == top.label && (u.mentions.first.map { c.handled(by: $0.app) } ?? true) }
+        let readings = state.candidates.filter { c in c.intent == .catalogue(top.label) && (u.mentions.first.map { c.handled(by: $0.app) } ?? true) }
         if let best = readings.max(by: { $0.score < $1.score }) {
             let sorted = state.candidates.sorted { $0.score > $1.score }
             return parser.result(best, ranked: sorted, notes: decided.explanation.notes + [note], mentionText: decided.explanation.appMention)

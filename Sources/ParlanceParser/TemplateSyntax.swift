@@ -107,9 +107,26 @@ struct TemplateExpressionParser {
 
 /// One `.sentences` file: rules, the wrappers every template gets, app-mention patterns,
 /// and the templates of each intent.
+/// Which intent a template reads: one of the catalogue's (by name), or one of the context's
+/// custom intents (by its entry in `CustomGrammar.entries`).
+enum IntentKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    case catalogue(String)
+    case custom(Int)
+
+    /// The catalogue intent's name; nil for a custom intent.
+    var catalogueName: String? { if case .catalogue(let name) = self { name } else { nil } }
+
+    var description: String {
+        switch self {
+        case .catalogue(let name): name
+        case .custom(let index): "custom intent #\(index)"
+        }
+    }
+}
+
 struct SentenceFile: Sendable {
     struct Template: Sendable {
-        var intent: String
+        var intent: IntentKey
         var pattern: TemplatePattern
         /// Parameter values the template fixes: `=> callCapability=videoCall`.
         var fixed: [(String, String)]
@@ -176,7 +193,7 @@ struct SentenceFile: Sendable {
                 line = String(line[..<arrow.lowerBound])
             }
             let pattern = try TemplateExpressionParser.parse(line, file: file, line: lineNumber)
-            result.templates.append(Template(intent: intent, pattern: pattern, fixed: fixed, verbified: verbified, source: "\(file):\(lineNumber)"))
+            result.templates.append(Template(intent: .catalogue(intent), pattern: pattern, fixed: fixed, verbified: verbified, source: "\(file):\(lineNumber)"))
         }
         return result
     }

@@ -78,7 +78,7 @@ extension IntentParser {
         let locale = try ParlanceLocale(language).identifier
         var result: [GeneratedUtterance] = []
         for spec in catalogue.intents {
-            let templates = grammar.templates.filter { $0.intent == spec.name }
+            let templates = grammar.templates.filter { $0.intent == .catalogue(spec.name) }
             guard !templates.isEmpty else { continue }
             let apps = context.apps(handling: spec.name).flatMap(\.allNames)
             var made = 0

@@ -17,6 +17,9 @@ struct TaggerInput: Sendable {
     var function: [Bool]
     /// The Snowball stem of each unit (empty when the language has no stemmer).
     var stems: [String] = []
+    /// "B-<kind>"/"I-<kind>" for units inside a sample value of the language's gazetteer
+    /// (people, places, activities…), else nil (empty: none marked).
+    var gazetteer: [String?] = []
 
     var count: Int { keys.count }
 
@@ -51,6 +54,10 @@ struct TaggerInput: Sendable {
             "pos=" + (i == 0 ? "first" : i == count - 1 ? "last" : i < 3 ? "early" : "mid"),
         ]
         if capitalsCarrySignal { f.append("sh=" + shapes[i]) }
+        if gazetteer.count == count {
+            f.append("g=" + (gazetteer[i] ?? "-"))
+            f.append(intent + "|g=" + (gazetteer[i] ?? "-"))
+        }
         if stems.count == count {
             f.append("st=" + stems[i])
             f.append("st-1=" + (i > 0 ? stems[i - 1] : "^"))

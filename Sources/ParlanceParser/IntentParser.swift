@@ -542,6 +542,7 @@ public final class IntentParser: UtteranceParser {
         let custom: CustomGrammar
         let shortcuts: ShortcutMatcher
         private let modelSlot = Mutex<FrameModel??>(nil)
+        private let gazetteerSlot = Mutex<[String: PhraseSet]?>(nil)
         private let tierSlot = Mutex<CustomTier?>(nil)
 
         init(grammar: LanguageGrammar, vocabularies: [String: PhraseSet], custom: CustomGrammar, shortcuts: ShortcutMatcher) {
@@ -561,6 +562,24 @@ public final class IntentParser: UtteranceParser {
                 }
                 slot = .some(model)
                 return model
+            }
+        }
+
+        /// The language's gazetteer (`gazetteer.json`) as phrase sets by kind, read on first use;
+        /// empty when the language has none.
+        func gazetteerSets() -> [String: PhraseSet] {
+            gazetteerSlot.withLock { slot in
+                if let known = slot { return known }
+                var sets: [String: PhraseSet] = [:]
+                if let gazetteer = try? Gazetteer.load(language: grammar.language) {
+                    for (kind, values) in gazetteer.values where kind != "description" {
+                        var set = PhraseSet()
+                        for value in values { set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(value))) }
+                        sets[kind] = set
+                    }
+                }
+                slot = sets
+                return sets
             }
         }
 

@@ -36,9 +36,27 @@ extension IntentParser {
                 first = false
             }
         }
-        var known = [String?](repeating: nil, count: units.count)
         let keys = units.map(\.key)
-        for (type, set) in vocabularies.sorted(by: { $0.key < $1.key }) where type != "." && set.longest > 0 {
+        let known = Self.mark(keys, with: vocabularies.filter { $0.key != "." })
+        // The language's sample values (people, places, activities…): what such words tend to be.
+        let gazetteer = Self.mark(keys, with: (try? resources(for: grammar.language).gazetteerSets()) ?? [:])
+        var app = [Bool](repeating: false, count: units.count)
+        for mention in mentions {
+            let extent = mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
+            for i in extent where i < units.count { app[i] = true }
+        }
+        let tagger = TaggerInput(
+            keys: keys, shapes: units.map { TaggerInput.shape($0.token.text) }, entities: entityTags, known: known, app: app,
+            function: keys.map { grammar.notNames.contains($0) }, stems: Stemmer.shared(grammar.language).map { s in keys.map { s.stem($0) } } ?? [],
+            gazetteer: gazetteer)
+        return TrainedInput(classifierFeatures: classifier, tagger: tagger)
+    }
+
+    /// "B-<kind>"/"I-<kind>" for the units inside a phrase of one of the sets (longest phrase
+    /// first, kinds in name order; a unit keeps the first mark it gets), else nil.
+    static func mark(_ keys: [String], with sets: [String: PhraseSet]) -> [String?] {
+        var marks = [String?](repeating: nil, count: keys.count)
+        for (kind, set) in sets.sorted(by: { $0.key < $1.key }) where set.longest > 0 {
             var i = 0
             while i < keys.count {
                 var matched = 0
@@ -47,22 +65,14 @@ extension IntentParser {
                     break
                 }
                 if matched > 0 {
-                    for j in i..<(i + matched) where known[j] == nil { known[j] = (j == i ? "B-" : "I-") + type }
+                    for j in i..<(i + matched) where marks[j] == nil { marks[j] = (j == i ? "B-" : "I-") + kind }
                     i += matched
                 } else {
                     i += 1
                 }
             }
         }
-        var app = [Bool](repeating: false, count: units.count)
-        for mention in mentions {
-            let extent = mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
-            for i in extent where i < units.count { app[i] = true }
-        }
-        let tagger = TaggerInput(
-            keys: keys, shapes: units.map { TaggerInput.shape($0.token.text) }, entities: entityTags, known: known, app: app,
-            function: keys.map { grammar.notNames.contains($0) }, stems: Stemmer.shared(grammar.language).map { s in keys.map { s.stem($0) } } ?? [])
-        return TrainedInput(classifierFeatures: classifier, tagger: tagger)
+        return marks
     }
 
     /// The classifier's distribution, calibrated (temperature) and restricted to the classes

@@ -164,17 +164,22 @@ public final class IntentParser: UtteranceParser {
 
     static func units(_ tokens: [Token]) -> [MatchUnit] {
         var units: [MatchUnit] = []
-        var comma = false
+        var comma = false, sentence = false
         for token in tokens {
             if token.kind == .punctuation && token.key != ":" {
                 if token.key == "," || token.key == "、" || token.key == "，" { comma = true }
+                if sentenceEnds.contains(token.key) { sentence = true }
                 continue
             }
-            units.append(MatchUnit(key: token.key, token: token, commaBefore: comma))
+            units.append(MatchUnit(key: token.key, token: token, commaBefore: comma, sentenceBefore: sentence && !units.isEmpty))
             comma = false
+            sentence = false
         }
         return units
     }
+
+    /// Punctuation that ends (or, inverted, opens) a sentence.
+    static let sentenceEnds: Set<String> = [".", "?", "!", ";", "…", "¿", "¡", "。", "？", "！", "；"]
 
     static func compact(_ key: String) -> String { key.filter { $0 != " " && $0 != "-" && $0 != "'" && $0 != "." } }
 

@@ -7,6 +7,8 @@ struct MatchUnit: Sendable {
     var token: Token
     /// A comma stands between the previous unit and this one.
     var commaBefore: Bool
+    /// A sentence ends between the previous unit and this one (". ", "? ", "! ", "; ").
+    var sentenceBefore = false
 }
 
 /// What a slot captured.

@@ -70,9 +70,10 @@ extension IntentParser {
     func readings(_ u: Utterance) -> [Reading] {
         let units = u.units
         var result = [Reading(kind: .plain, units: units, mention: nil, bonus: 0, kept: u.mentions.map(\.range))]
-        // A preamble before a comma ("Hang on, I have to tie my shoe, pause the run"): the
-        // request may start at a clause boundary, at a small cost per word left out.
-        for start in units.indices.dropFirst() where units[start].commaBefore {
+        // A preamble before a comma or a sentence ("Hang on, I have to tie my shoe, pause the
+        // run", "Thanks. Can you get me a cab?"): the request may start at a clause boundary, at
+        // a small cost per word left out.
+        for start in units.indices.dropFirst() where units[start].commaBefore || units[start].sentenceBefore {
             let rest = Array(units[start...])
             let cost = MatchScores.preambleToken * Double(start)
             let kept = u.mentions.filter { $0.range.lowerBound >= start }.map { ($0.range.lowerBound - start)..<($0.range.upperBound - start) }
@@ -83,6 +84,19 @@ extension IntentParser {
                 let removed = removing(shifted, from: rest, grammar: u.grammar, vocabularies: u.vocabularies)
                 let gap = removed.removal.lowerBound
                 result.append(Reading(kind: .removed, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap], onlyIfUnread: true))
+            }
+        }
+        // A sentence after the request ("Get me a cab. I'm headed downtown."): the request may
+        // end at a sentence boundary, at the same cost per word left out.
+        for end in units.indices.dropFirst() where units[end].sentenceBefore {
+            let head = Array(units[..<end])
+            let cost = MatchScores.preambleToken * Double(units.count - end)
+            let inHead = u.mentions.filter { $0.range.upperBound <= end }
+            result.append(Reading(kind: .plain, units: head, mention: nil, bonus: cost, kept: inHead.map(\.range), onlyIfUnread: true))
+            for mention in inHead {
+                let removed = removing(mention, from: head, grammar: u.grammar, vocabularies: u.vocabularies)
+                let gap = removed.removal.lowerBound
+                result.append(Reading(kind: .removed, units: removed.rest, mention: mention, bonus: cost + removed.bonus, kept: [gap..<gap], onlyIfUnread: true))
             }
         }
         for mention in u.mentions {

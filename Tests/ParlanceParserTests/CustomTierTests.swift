@@ -40,10 +40,16 @@ import ParlanceText
         #expect(result.intent?.domain != "custom", "\(text) → \(result.intent?.name ?? "-")")
     }
 
-    @Test func whyTheCustomTierReadNothingIsExplained() throws {
-        let result = try parse("Order a pepperoni pizza from Soup Chef", "en-US")
+    @Test func aRequiredValueTheAppDoesNotHaveIsNoIntentAndSaysWhy() throws {
+        // The tier reads orderSoup, but no soup is said and "gazpacho" is none of Soup Chef's.
+        let result = try parse("Soup Chef order me a bowl of gazpacho", "en-US")
         #expect(result.intent == nil)
-        #expect(result.explanation.notes.contains { $0.contains("custom-intent tier") && $0.contains("pizza") }, "\(result.explanation.notes)")
+        #expect(result.explanation.notes.contains { $0.contains("custom-intent tier") && $0.contains("no soup is said") && $0.contains("gazpacho") },
+                "\(result.explanation.notes)")
+        // Whatever the reason, a reading the tier does not take is explained.
+        let pizza = try parse("Order a pepperoni pizza from Soup Chef", "en-US")
+        #expect(pizza.intent == nil)
+        #expect(pizza.explanation.notes.contains { $0.contains("custom-intent tier") }, "\(pizza.explanation.notes)")
     }
 
     @Test func generatedSentencesAreAnnotatedWithValuesTheySay() throws {

@@ -332,6 +332,9 @@ struct AutomatonMatcher {
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
             for end in (position + 1)...min(limit, position + maxLength) {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
+                // Nor does such a value run across a sentence, or across a comma unless it is a
+                // list ("to the hospital, and hurry": the place ends at the comma).
+                if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) { break }
                 guard var items = list ? splitList(position..<end) : [position..<end] else { continue }
                 if list, let phrases { items = items.flatMap { segment($0, phrases) ?? [$0] } }
                 var score = 0.0

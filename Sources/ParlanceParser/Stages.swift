@@ -64,6 +64,8 @@ extension IntentParser {
         var kept: [Range<Int>]
         /// Tried only when no earlier reading was read by a template (a preamble before a comma).
         var onlyIfUnread = false
+        /// Tried only when no other reading at all was read (a request that ends early).
+        var lastResort = false
     }
 
     /// The readings of an utterance, in the order they are tried.
@@ -84,19 +86,6 @@ extension IntentParser {
                 let removed = removing(shifted, from: rest, grammar: u.grammar, vocabularies: u.vocabularies)
                 let gap = removed.removal.lowerBound
                 result.append(Reading(kind: .removed, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap], onlyIfUnread: true))
-            }
-        }
-        // A sentence after the request ("Get me a cab. I'm headed downtown."): the request may
-        // end at a sentence boundary, at the same cost per word left out.
-        for end in units.indices.dropFirst() where units[end].sentenceBefore {
-            let head = Array(units[..<end])
-            let cost = MatchScores.preambleToken * Double(units.count - end)
-            let inHead = u.mentions.filter { $0.range.upperBound <= end }
-            result.append(Reading(kind: .plain, units: head, mention: nil, bonus: cost, kept: inHead.map(\.range), onlyIfUnread: true))
-            for mention in inHead {
-                let removed = removing(mention, from: head, grammar: u.grammar, vocabularies: u.vocabularies)
-                let gap = removed.removal.lowerBound
-                result.append(Reading(kind: .removed, units: removed.rest, mention: mention, bonus: cost + removed.bonus, kept: [gap..<gap], onlyIfUnread: true))
             }
         }
         for mention in u.mentions {
@@ -121,6 +110,20 @@ extension IntentParser {
             // The app name as the verb: "MonkeyChat Bobo send more bananas".
             if mention.isLeading(removal) {
                 result.append(Reading(kind: .verbified, units: rest, mention: mention, bonus: bonus, kept: [gap]))
+            }
+        }
+        // A sentence or a clause after the request ("Get me a cab. I'm headed downtown.", "a car
+        // to Cibeles, quick"): the request may end at a clause boundary, at the same cost per
+        // word left out.
+        for end in units.indices.dropFirst() where units[end].sentenceBefore || units[end].commaBefore {
+            let head = Array(units[..<end])
+            let cost = MatchScores.preambleToken * Double(units.count - end)
+            let inHead = u.mentions.filter { $0.range.upperBound <= end }
+            result.append(Reading(kind: .plain, units: head, mention: nil, bonus: cost, kept: inHead.map(\.range), lastResort: true))
+            for mention in inHead {
+                let removed = removing(mention, from: head, grammar: u.grammar, vocabularies: u.vocabularies)
+                let gap = removed.removal.lowerBound
+                result.append(Reading(kind: .removed, units: removed.rest, mention: mention, bonus: cost + removed.bonus, kept: [gap..<gap], lastResort: true))
             }
         }
         return result
@@ -207,6 +210,7 @@ struct TemplateStage: ParseStage {
             // Whether anything was read before the readings that start at a comma.
             var readBeforeComma: Bool?
             for reading in readings {
+                if reading.lastResort, !state.candidates.isEmpty { continue }
                 if reading.onlyIfUnread {
                     if readBeforeComma == nil { readBeforeComma = !state.candidates.isEmpty }
                     if readBeforeComma == true { continue }

@@ -27,8 +27,11 @@ import ParlanceText
         let middle = try parser.readings(utterance("ok, send Bobo a message on MonkeyChat", parser))
         #expect(!middle.contains { $0.kind == .verbified })
         #expect(middle.contains { $0.onlyIfUnread && $0.kind == .removed })
-        // No reading lets a value cover the app mention.
-        for reading in middle where reading.kind == .plain && !reading.onlyIfUnread { #expect(!reading.kept.isEmpty) }
+        // No reading with the app mention in it lets a value cover the mention.
+        for reading in middle where reading.kind == .plain && reading.units.count == middle[0].units.count { #expect(!reading.kept.isEmpty) }
+        // A sentence after the request: a last-resort reading ends before it.
+        let two = try parser.readings(utterance("get me a cab. I'm headed downtown", parser))
+        #expect(two.contains { $0.lastResort && $0.units.map(\.key) == ["get", "me", "a", "cab"] })
     }
 
     @Test(arguments: [

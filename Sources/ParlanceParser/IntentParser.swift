@@ -344,8 +344,9 @@ public final class IntentParser: UtteranceParser {
             while end < units.count, units[end].token.span.end <= entity.span.end { end += 1 }
             if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
         }
-        let oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
+        var oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
                                 conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil, mentions: kept)
+        oracle.valueStarts = SlotOracle.valueStarts(units, oracle.enumerations)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in

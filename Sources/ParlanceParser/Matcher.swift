@@ -83,10 +83,19 @@ struct SlotOracle {
     var capitalizedNouns = false
     /// The app mention a mention pattern must cover, as a unit range.
     var app: Range<Int>?
+    /// Per unit, whether one of `enumerations`' phrases starts there, said exactly (made once
+    /// per match: see `SlotOracle.valueStarts(_:_:)`).
+    var valueStarts: [Bool] = []
     /// App mentions left in place, or (empty ranges) the places mentions were taken from: no
     /// name, place or other value slot covers or spans them (only a message's text and skipped
     /// words may: "tell Rob I'm on Natter now").
     var mentions: [Range<Int>] = []
+
+    /// Per unit, whether one of the lexicons' phrases starts there, said exactly.
+    static func valueStarts(_ units: [MatchUnit], _ enumerations: [String: PhraseLexicon]) -> [Bool] {
+        let keys = units.map(\.key)
+        return keys.indices.map { i in enumerations.values.contains { $0.startsExactly(keys, at: i) } }
+    }
 }
 
 /// Key sequences of vocabulary phrases.
@@ -147,6 +156,12 @@ struct PhraseLexicon: Sendable {
             entries[keys] = value
         }
         longest = max(longest, keys.count)
+    }
+
+    /// Whether one of the phrases starts at `start`, said exactly.
+    func startsExactly(_ keys: [String], at start: Int) -> Bool {
+        guard longest > 0 else { return false }
+        return (1...longest).contains { n in start + n <= keys.count && entries[Array(keys[start..<(start + n)])] != nil }
     }
 
     /// Every value a phrase names (one for most phrases; none for an unknown phrase).
@@ -382,9 +397,7 @@ struct AutomatonMatcher {
 
     /// Whether an enum phrase of the grammar (a call's capability, a destination, a message's
     /// attribute…) starts at a unit, said exactly.
-    private func saysValue(at unit: Int) -> Bool {
-        oracle.enumerations.values.contains { lexicon in lexicon.matches(keys, from: unit).contains { $0.2 } }
-    }
+    private func saysValue(at unit: Int) -> Bool { unit < oracle.valueStarts.count && oracle.valueStarts[unit] }
 
     /// An unknown item that splits entirely into known names ("bobo luis" said without a
     /// comma), longest names first; nil when it does not.

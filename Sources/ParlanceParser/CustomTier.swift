@@ -10,9 +10,8 @@ import ParlanceText
 ///   phrases, the title, the category's verbs, articles, modifiers on either side, the app as
 ///   the verb) and its raw phrases, slots filled with its parameters' values (enum cases in
 ///   every said form, numbers, the vocabulary's names).
-/// - "None" learns from the language's first-wave templates and from noise (random runs of
-///   the words the language's trained tier knows), so that only the custom intents' own words
-///   carry weight.
+/// - "None" learns from the language's first-wave templates, their slots filled with words the
+///   language's trained tier knows, so that only the custom intents' own words carry weight.
 /// - A request that names no app needs one of the intent's *distinctive* words (said by its
 ///   sentences, by no first-wave template and by none of the values, and not a function
 ///   word): "how many loyalty points have I got" reaches checkLoyaltyPoints, "how do I make
@@ -32,10 +31,9 @@ struct CustomTier: Sendable {
 
     /// Least probability for a custom intent (among the allowed ones and "none").
     static let threshold = 0.7
-    /// Generated sentences per custom intent, per first-wave sample and of noise.
+    /// Generated sentences per custom intent, and first-wave sentences as "none".
     static let sentencesPerIntent = 160
     static let negativeTemplates = 500
-    static let noiseSentences = 0
     static let seed: UInt64 = 2026
 }
 
@@ -92,17 +90,12 @@ extension IntentParser {
                 made += 1
             }
         }
-        // None: the language's own requests, and noise.
+        // None: the language's own requests, slots filled with words it knows.
         let firstWave = grammar.templates.filter { !$0.verbified }
         var templateWords = Set<String>()
         if let model = try model(for: grammar.language) {
             let words = model.classifier.features.filter { $0.hasPrefix("w:") && !$0.hasPrefix("w:#") && !$0.hasPrefix("w:@") }.map { String($0.dropFirst(2)) }.sorted()
             let noise = { (rng: inout SplitMix64) -> String in words.isEmpty ? "" : words[Int(rng.next() % UInt64(words.count))] }
-            for n in 0..<CustomTier.noiseSentences where !words.isEmpty {
-                let length = 2 + Int(rng.next() % 8)
-                let text = (0..<length).map { _ in noise(&rng) }.joined(separator: " ")
-                examples.append(FallbackTrainer.Example(features: try features(text).features, label: FallbackModel.none, id: "noise:\(n)"))
-            }
             for n in 0..<CustomTier.negativeTemplates where !firstWave.isEmpty {
                 let template = firstWave[Int(rng.next() % UInt64(firstWave.count))]
                 guard let text = generator.sentence(template.pattern, rng: &rng, fill: { _, rng in noise(&rng) }) else { continue }

@@ -432,6 +432,9 @@ public final class IntentParser: UtteranceParser {
             notes.append("donations: \(chosen.name) weighs \((chosen.donationWeight * 100).rounded() / 100) (+\((MatchScores.donation * chosen.donationWeight * 1000).rounded() / 1000))"
                 + (chosen.donatedApp.map { ", app \($0) from donations" } ?? ""))
         }
+        if chosen.path.skips > 0 {
+            notes.append("the template bent: \(chosen.path.skips) word\(chosen.path.skips == 1 ? "" : "s") no template has there skipped")
+        }
         let alternatives = ranked.filter { $0.intent != chosen.intent }.prefix(3).map { frame($0) }
         return ParseResult(intent: frame(chosen), alternatives: Array(alternatives), reason: nil, explanation: Explanation(
             decidedBy: "template", source: chosen.template?.source, score: (chosen.score * 1000).rounded() / 1000, appMention: mentionText, notes: notes))

@@ -288,7 +288,7 @@ struct AutomatonMatcher {
                 }
                 // Templates bend: a word none of them has here is skipped, at a cost. Only
                 // where a template word is expected next, so free slots keep their words.
-                if bend, path.skips < MatchScores.maximumSkips, !closure.words.isEmpty, (closure.words[unit] ?? []).isEmpty {
+                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, !closure.words.isEmpty, (closure.words[unit] ?? []).isEmpty {
                     advance(&agenda, offset + 1, state, MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path))
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.

@@ -59,3 +59,37 @@ import ParlanceText
         #expect(throws: GrammarError.self) { try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder) }
     }
 }
+
+/// Templates bend: a word no template has at that point, between template words, is skipped
+/// at a cost and said in the explanation; never before the first template word.
+@Suite struct BendingTests {
+    static let context = try! ParserContext.decode(Data("""
+        {"apps": [{"name": "Hopper", "intents": ["requestRide"]}]}
+        """.utf8), file: "device.json")
+
+    func parse(_ text: String, _ locale: String = "en-US") throws -> ParseResult {
+        try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale(locale), referenceTime: StageTests.time)
+    }
+
+    @Test(arguments: ["book me a nice cab to the airport", "book me a cab quickly to the airport"])
+    func aWordBetweenTemplateWordsIsSkipped(text: String) throws {
+        let result = try parse(text)
+        let frame = try #require(result.intent, "\(text): \(result.reason ?? "")")
+        #expect(frame.name == "requestRide")
+        #expect(frame.values("dropOffLocation").map(\.raw) == ["airport"])
+        #expect(result.explanation.decidedBy == "template")
+        #expect(result.explanation.notes.contains { $0.contains("the template bent: 1 word") }, "\(result.explanation.notes)")
+    }
+
+    @Test func nothingIsSkippedBeforeTheFirstTemplateWord() throws {
+        // "TV" before "pausieren" is what is paused, not a filler: bending reads no pauseWorkout,
+        // while a word between template words is skipped ("halte das TV an" is another matter).
+        let parser = try IntentParser(context: ParserContext.decode(Data(#"{"apps": [{"name": "Jumpy", "intents": ["pauseWorkout"]}]}"#.utf8), file: "d.json"))
+        let u = try StageTests().utterance("TV pausieren", parser, locale: "de-DE")
+        let bent = parser.readings(u).flatMap { parser.templateCandidates($0, u, bend: true) }
+        #expect(!bent.contains { $0.name == "pauseWorkout" })
+        // Without the leading word, the template reads it.
+        let plain = try StageTests().utterance("pausieren", parser, locale: "de-DE")
+        #expect(parser.readings(plain).flatMap { parser.templateCandidates($0, plain, bend: false) }.contains { $0.name == "pauseWorkout" })
+    }
+}

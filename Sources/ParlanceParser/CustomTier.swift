@@ -197,8 +197,7 @@ extension IntentParser {
                 guard let type = p.vocabulary, let set = vocabularies[type], set.longest > 0 else { continue }
                 var i = 0
                 while i < keys.count {
-                    let length = stride(from: min(set.longest, keys.count - i), through: 1, by: -1).first { set.contains(keys[i..<(i + $0)]) }
-                    guard let length else { i += 1; continue }
+                    guard let length = set.longestMatch(keys, at: i) else { i += 1; continue }
                     let (raw, span) = text(i..<(i + length))
                     parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: span))
                     if !p.list { break }

@@ -153,9 +153,7 @@ public final class IntentParser: UtteranceParser {
         let keys = units.map(\.key)
         while let found = unavailableApps.find(in: units, avoiding: taken, articles: grammar.notNames, extent: {
             mentionExtent(of: $0, units: units, grammar: grammar, vocabularies: vocabularies)
-        }, startsName: { start in
-            (1...max(1, names.longest)).contains { n in start + n <= keys.count && names.contains(keys[start..<(start + n)]) }
-        }) {
+        }, startsName: { names.longestMatch(keys, at: $0) != nil }) {
             guard names.contains(units[found.range].map(\.key)[...]) else { return found }
             taken.append(found.range)
         }

@@ -119,6 +119,12 @@ struct PhraseSet: Sendable {
 
     func contains(_ keys: ArraySlice<String>) -> Bool { phrases.contains(Array(keys)) }
 
+    /// The length of the longest phrase said from `start` on, nil when none is.
+    func longestMatch(_ keys: [String], at start: Int) -> Int? {
+        guard start < keys.count else { return nil }
+        return stride(from: min(longest, keys.count - start), through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
+    }
+
     /// A known phrase said a little differently: split or run together ("banana rific",
     /// "Dschungel Sprint"), or with one slip in words of four letters or more ("Cocunut
     /// Crunch"). For closed slots, which otherwise take known phrases only.

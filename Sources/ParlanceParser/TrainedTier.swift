@@ -59,17 +59,9 @@ extension IntentParser {
         for (kind, set) in sets.sorted(by: { $0.key < $1.key }) where set.longest > 0 {
             var i = 0
             while i < keys.count {
-                var matched = 0
-                for length in stride(from: min(set.longest, keys.count - i), through: 1, by: -1) where set.contains(keys[i..<(i + length)]) {
-                    matched = length
-                    break
-                }
-                if matched > 0 {
-                    for j in i..<(i + matched) where marks[j] == nil { marks[j] = (j == i ? "B-" : "I-") + kind }
-                    i += matched
-                } else {
-                    i += 1
-                }
+                guard let matched = set.longestMatch(keys, at: i) else { i += 1; continue }
+                for j in i..<(i + matched) where marks[j] == nil { marks[j] = (j == i ? "B-" : "I-") + kind }
+                i += matched
             }
         }
         return marks

@@ -112,8 +112,7 @@ extension IntentParser {
         }
         let classes = custom.entries.map(label) + [FallbackModel.none]
         let fitted = FallbackTrainer.fit(examples, classes: classes, epochs: 12, seed: CustomTier.seed)
-        let classifier = FallbackModel(language: grammar.language, classes: classes, threshold: CustomTier.threshold, bias: fitted.bias, rows: fitted.rows,
-                                       offsets: fitted.offsets, pairClasses: fitted.pairClasses, pairWeights: fitted.pairWeights, training: fitted.training)
+        let classifier = fitted.with(language: grammar.language, threshold: CustomTier.threshold)
         // The words of the values themselves (soups, drinks, names) say what is talked about,
         // not that something is asked for ("how do I make clam chowder?").
         var valueWords = Set<String>()

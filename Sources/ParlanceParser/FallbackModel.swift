@@ -63,6 +63,12 @@ public struct FallbackModel: Sendable, Codable {
         self.training = training
     }
 
+    /// The same weights under another language, threshold or training report.
+    func with(language: String? = nil, threshold: Double? = nil, training: TrainingReport? = nil) -> FallbackModel {
+        FallbackModel(language: language ?? self.language, classes: classes, threshold: threshold ?? self.threshold, bias: bias, rows: rows, offsets: offsets,
+                      pairClasses: pairClasses, pairWeights: pairWeights, training: training ?? self.training)
+    }
+
     /// Feature → sparse weights: [class index, weight] pairs (built on demand, for writing and
     /// inspecting a model).
     public var weights: [String: [[Double]]] {
@@ -221,8 +227,8 @@ public enum FallbackTrainer {
     public static func train(language: String, examples: [Example], aside: Set<String>, epochs: Int = 30, seed: UInt64 = 2026) -> (model: FallbackModel, classes: [String]) {
         let classes = Array(Set(examples.map(\.label)).union([FallbackModel.none])).sorted()
         let fitted = fit(examples.filter { !aside.contains($0.id) }, classes: classes, epochs: epochs, seed: seed)
-        let model = FallbackModel(language: language, classes: classes, threshold: 0.5, bias: fitted.bias, weights: fitted.weights,
-                                  training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: 0, heldOutRejection: 0, epochs: epochs, seed: seed))
+        let model = fitted.with(language: language, threshold: 0.5,
+                                training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: 0, heldOutRejection: 0, epochs: epochs, seed: seed))
         return (model, classes)
     }
 

@@ -302,11 +302,10 @@ public enum FrameModelTrainer {
         let aside = items.filter(\.aside).map { FallbackTrainer.Example(features: $0.item.classifierFeatures, label: $0.label, id: $0.id) }
         let temperature = FallbackTrainer.temperature(classifier.model, aside: aside)
         let threshold = FallbackTrainer.threshold(classifier.model, temperature: temperature, aside: aside)
-        var model = classifier.model
-        model = FallbackModel(language: language, classes: model.classes, threshold: threshold.threshold, bias: model.bias, rows: model.rows, offsets: model.offsets,
-                              pairClasses: model.pairClasses, pairWeights: model.pairWeights,
-                              training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: threshold.accuracy,
-                                              heldOutRejection: threshold.rejection, epochs: model.training.epochs, seed: model.training.seed))
+        let model = classifier.model.with(
+            threshold: threshold.threshold,
+            training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: threshold.accuracy, heldOutRejection: threshold.rejection,
+                            epochs: classifier.model.training.epochs, seed: classifier.model.training.seed))
         let report: [String: Any] = [
             "examples": examples.count, "aside": aside.count, "taggerExamples": items.filter { !$0.aside && $0.item.tagger != nil }.count,
             "asideIntentAccuracy": threshold.accuracy, "asideRejection": threshold.rejection, "temperature": temperature,

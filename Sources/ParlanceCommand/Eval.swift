@@ -5,14 +5,15 @@ import Parlance
 /// `parlance eval`: accuracy on annotated corpora, with reports.
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure a parse (and resolution) run on annotated corpora; write report.json, report.md and report.html.",
+        abstract: "Measure a parse (and resolution) run on annotated corpora; write report.json, report.md, report.html and errors.jsonl.",
         discussion: """
             Reads every .jsonl file under the given files and folders (records.md input records with \
             "expected"), parses them (resolving names unless --no-resolve), prints a summary per locale and \
             writes the reports to --out: per locale, domain, intent and parameter precision, recall and F1, \
             out-of-domain rejection and false rejection, app accuracy, exact frames, resolution accuracy per \
             kind, the worst confusions, 20 sample errors per locale, and the settings and SHA-256 of every \
-            input. Definitions: EvaluationReport in Sources/ParlanceEvaluation. Lines marked "annotation": \
+            input; and errors.jsonl, every wrong record with what is wrong ("intent", "rejected", \
+            "accepted out of domain", "app", "parameter <name>: missing|extra|wrong", "resolution", "error"). Definitions: EvaluationReport in Sources/ParlanceEvaluation. Lines marked "annotation": \
             "intent-only" count for intents only. --aside keeps only the fixed tenth of every source \
             that `parlance train` keeps aside (never trained on; see FallbackTrainer.isAside). --baseline compares with an earlier report.json (regressions first); \
             --min-intent-accuracy exits with status 1 when a locale is below it.
@@ -54,6 +55,22 @@ struct Eval: ParsableCommand {
 
     @Argument(help: "Corpus folders or files.")
     var corpora: [String]
+
+    /// One JSON line per wrong record, locales in order, records in corpus order:
+    /// {"id", "locale", "text", "expected", "predicted", "what"}.
+    static func errorLines(_ report: EvaluationReport) throws -> Data {
+        struct Line: Encodable { let id: String; let locale: String; let text: String; let expected: String; let predicted: String; let what: [String] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = Data()
+        for (tag, l) in report.locales.sorted(by: { $0.key < $1.key }) {
+            for e in l.allErrors {
+                data.append(try encoder.encode(Line(id: e.id, locale: tag, text: e.text, expected: e.expected, predicted: e.predicted, what: e.what ?? [])))
+                data.append(0x0A)
+            }
+        }
+        return data
+    }
 
     func validate() throws {
         if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) { throw ValidationError("--min-intent-accuracy must be between 0 and 1") }
@@ -105,6 +122,7 @@ struct Eval: ParsableCommand {
         try encoder.encode(report).write(to: folder.appendingPathComponent("report.json"))
         try Data(report.markdown().utf8).write(to: folder.appendingPathComponent("report.md"))
         try Data(report.html().utf8).write(to: folder.appendingPathComponent("report.html"))
+        try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl"))
 
         switch format {
         case .json:
@@ -117,7 +135,7 @@ struct Eval: ParsableCommand {
                 }
             }
         }
-        FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html}\n".utf8))
+        FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html} and errors.jsonl\n".utf8))
         let failures = outcomes.filter { $0.error != nil }.count
         if failures > 0 { FileHandle.standardError.write(Data("\(failures) records could not be parsed\n".utf8)) }
         var failed = false

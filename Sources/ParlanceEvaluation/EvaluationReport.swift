@@ -91,6 +91,10 @@ public struct EvaluationReport: Sendable, Codable {
         public var text: String
         public var expected: String
         public var predicted: String
+        /// What is wrong: "error", "intent", "accepted out of domain", "rejected", "app",
+        /// "parameter <name>: missing|extra|wrong", "resolution". Nil in reports written
+        /// before it existed.
+        public var what: [String]?
     }
 
     public struct LocaleReport: Sendable, Codable {
@@ -126,6 +130,8 @@ public struct EvaluationReport: Sendable, Codable {
         public var confusion: [String: [String: Int]] = [:]
         /// The first 20 errors, in corpus order.
         public var errors: [SampleError] = []
+        /// Every wrong record, in corpus order (`errors.jsonl`; not in report.json).
+        public var allErrors: [SampleError] = []
         /// Confidence against accuracy of the records given an intent.
         public var calibration = Calibration()
         /// Records annotated with an app the user does not have (`unavailableApp`), and
@@ -371,10 +377,11 @@ extension EvaluationReport.LocaleReport {
             unavailableAppExpected += 1
             if predicted == nil, outcome.result?.unavailableApp?.lowercased() == app.lowercased() { unavailableAppCorrect += 1 }
         }
-        var wrong = false
+        var what: [String] = []
+        if outcome.error != nil { what.append("error") }
         if expected.intent == nil {
             outOfDomain += 1
-            if predicted == nil { rejected += 1 } else { wrong = true }
+            if predicted == nil { rejected += 1 } else { what.append("accepted out of domain") }
         } else {
             inDomain += 1
             if predicted == nil { falselyRejected += 1 }
@@ -386,31 +393,40 @@ extension EvaluationReport.LocaleReport {
             }
             if let predicted, predicted.name == expected.intent {
                 intentCorrect += 1
-                if predicted.app == expected.app { appCorrect += 1 } else { wrong = true }
+                if predicted.app == expected.app { appCorrect += 1 } else { what.append("app") }
                 if annotated {
                     let got = IntentMetrics.comparableValues(predicted)
                     var allRight = got.values.reduce(0) { $0 + $1.count } == gold.values.reduce(0) { $0 + $1.count }
-                    for (name, values) in got {
+                    for (name, values) in got.sorted(by: { $0.key < $1.key }) {
                         perParameter[name, default: .init()].predicted += values.count
                         let isText = spec?.parameter(name)?.type == .text
                         let credit = Self.credit(values, gold[name] ?? [], text: isText)
                         perParameter[name, default: .init()].correct += credit
-                        if credit < Double(values.count) - 1e-9 || values.count != (gold[name]?.count ?? 0) { allRight = false }
+                        if credit < Double(values.count) - 1e-9 || values.count != (gold[name]?.count ?? 0) {
+                            allRight = false
+                            what.append("parameter \(name): \(gold[name] == nil ? "extra" : "wrong")")
+                        }
                     }
-                    for name in gold.keys where got[name] == nil { allRight = false }
-                    if allRight && predicted.app == expected.app { exactFrames += 1 } else { wrong = true }
+                    for name in gold.keys.sorted() where got[name] == nil {
+                        allRight = false
+                        what.append("parameter \(name): missing")
+                    }
+                    if allRight && predicted.app == expected.app { exactFrames += 1 }
                 }
             } else {
-                wrong = true
+                what.append(predicted == nil ? "rejected" : "intent")
             }
         }
         if let expectedResolution = expected.resolution {
             var metrics = resolution ?? ResolutionMetrics()
-            if !metrics.add(expected: expectedResolution, predicted: predicted).isEmpty { wrong = true }
+            if !metrics.add(expected: expectedResolution, predicted: predicted).isEmpty { what.append("resolution") }
             resolution = metrics
         }
-        if wrong || outcome.error != nil, errors.count < 20 {
-            errors.append(.init(id: record.id, text: record.text, expected: Self.describe(expected), predicted: outcome.error.map { "error: \($0)" } ?? Self.describe(predicted)))
+        if !what.isEmpty {
+            let error = EvaluationReport.SampleError(id: record.id, text: record.text, expected: Self.describe(expected),
+                                    predicted: outcome.error.map { "error: \($0)" } ?? Self.describe(predicted), what: what)
+            if errors.count < 20 { errors.append(error) }
+            allErrors.append(error)
         }
     }
 

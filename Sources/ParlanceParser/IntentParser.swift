@@ -72,9 +72,9 @@ public final class IntentParser: UtteranceParser {
             entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes, appInNames: !inNames.isEmpty)
         var state = ParseState()
         for stage in Self.stages {
-            if let result = try stage.run(&utterance, &state, parser: self) { return relabeled(result, language) }
+            if let result = try stage.run(&utterance, &state, parser: self) { return refined(relabeled(result, language), utterance) }
         }
-        return relabeled(decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970), language)
+        return refined(relabeled(decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970), language), utterance)
     }
 
     /// A name said where the intent has two parameters for names goes to the one whose

@@ -45,6 +45,11 @@ final class LanguageGrammar: Sendable {
     /// which the request has no verb of its own (optional rule).
     let mentionVerb: Compiled?
     let enumerations: [String: PhraseLexicon]
+    /// Words that imply an enum value anywhere in a request of an intent with that parameter
+    /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").
+    let cues: [String: Cues]
+    /// Hesitations and discourse words that are never part of a value ("um", "euh", "ähm").
+    let fillers: Set<String>
     let conjunctions: Set<String>
     let notNames: Set<String>
     let capitalizedNouns: Bool
@@ -159,6 +164,32 @@ final class LanguageGrammar: Sendable {
             }
             enumerations[parameter] = phrases
         }
+        var cues: [String: Cues] = [:]
+        for (parameter, cases) in lexicon.cues ?? [:] {
+            let known = Set(catalogue.intents.flatMap(\.parameters).filter { $0.name == parameter && $0.type == .enum }.flatMap { $0.values ?? [] })
+            var set = Cues()
+            for (value, list) in cases {
+                guard known.contains(value) else {
+                    throw GrammarError.file("\(language)/lexicon.json", "cues: \(parameter) is not an enum parameter with a value '\(value)' in the catalogue")
+                }
+                for phrase in list {
+                    if phrase.hasSuffix(Cues.personMarker) {
+                        set.beforePerson.insert(keys(String(phrase.dropLast(Cues.personMarker.count))), value: value)
+                    } else {
+                        set.anywhere.insert(keys(phrase), value: value)
+                    }
+                }
+            }
+            cues[parameter] = set
+        }
+        self.cues = cues
+        var fillers = Set<String>()
+        for filler in lexicon.fillers ?? [] {
+            let words = keys(filler)
+            guard words.count == 1 else { throw GrammarError.file("\(language)/lexicon.json", "fillers: '\(filler)' is not one word") }
+            fillers.insert(words[0])
+        }
+        self.fillers = fillers
         self.notNames = Set(lexicon.notNames.flatMap(keys))
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
@@ -223,10 +254,22 @@ final class LanguageGrammar: Sendable {
         return Compiled(automaton: builder.automaton, start: start, accepting: accepting)
     }
 
+    /// Cue phrases of one enum parameter: anywhere, or only right before a person's name.
+    struct Cues: Sendable {
+        static let personMarker = " {person}"
+        var anywhere = PhraseLexicon()
+        var beforePerson = PhraseLexicon()
+    }
+
     /// `lexicon.json`: enum values in the language's words, words that are never names,
     /// and common vocabulary (workout activities) that any context gets.
     struct LexiconFile: Decodable {
         var values: [String: [String: [String]]]
+        /// Parameter → value → phrases that imply it; a phrase ending in " {person}" only
+        /// before a person's name ("calls from {person}").
+        var cues: [String: [String: [String]]]?
+        /// Single words.
+        var fillers: [String]?
         var notNames: [String]
         var vocabulary: [String: [String]]
         /// The language capitalizes every noun (German): capitals say nothing about names.

@@ -1,0 +1,129 @@
+import Foundation
+import ParlanceText
+
+/// What every catalogue frame gets after the stage that decided it, whichever it was (a
+/// template, the trained tier): the same rules on values, from the language's data.
+///
+/// - Words, places and names of things (`string` and `place` values) lose the function words
+///   and hesitations at their edges ("the sunset" → "sunset", "l'hôpital" → "hôpital", "ähm"
+///   → nothing), the date and time words at their edges (those are the text layer's), and
+///   what follows a comma or a sentence end; a value with no word left is dropped. An article
+///   written with a capital inside the sentence belongs to a name and stays ("La Défense").
+/// - An enum parameter with cues in the language that the frame lacks takes a value its words imply anywhere in the request:
+///   one of the value's own phrases (`lexicon.json` "values"), else a cue (`lexicon.json`
+///   "cues": "who called me" → callTypes received, "call Rob back" → destinationType
+///   callBack). A cue said inside a person's name value comes out of it when it stands at the
+///   name's edge ("back chloe" → "chloe"), and replaces it when it is the whole value
+///   ("emergencias").
+extension IntentParser {
+    func refined(_ result: ParseResult, _ u: Utterance) -> ParseResult {
+        guard let intent = result.intent, intent.domain != "custom", let spec = catalogue.intent(intent.name) else { return result }
+        var parameters: [Parameter] = []
+        var notes: [String] = []
+        for p in intent.parameters {
+            guard let own = spec.parameter(p.name), own.type == .string || own.type == .place, case .text = p.value, let span = p.span else {
+                parameters.append(p)
+                continue
+            }
+            let units = unitRange(of: span, in: u.units)
+            let kept = trimmedValue(units, u)
+            if kept == units { parameters.append(p); continue }
+            guard !kept.isEmpty else {
+                notes.append("'\(p.raw)' is no \(p.name): only function words")
+                continue
+            }
+            let trimmed = Span(u.units[kept.lowerBound].token.span.start, u.units[kept.upperBound - 1].token.span.end)
+            let raw = String(String.UnicodeScalarView(u.scalars[trimmed.start..<trimmed.end]))
+            parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
+        }
+        for own in spec.parameters where own.type == .enum && u.grammar.cues[own.name] != nil && !parameters.contains(where: { $0.name == own.name }) {
+            if let note = implied(own, spec: spec, into: &parameters, u) { notes.append(note) }
+        }
+        guard parameters != intent.parameters else { return result }
+        parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
+        var frame = intent
+        frame.parameters = parameters
+        let e = result.explanation
+        return ParseResult(intent: frame, alternatives: result.alternatives, reason: result.reason,
+                           explanation: Explanation(decidedBy: e.decidedBy, source: e.source, score: e.score, appMention: e.appMention, notes: e.notes + notes),
+                           shortcut: result.shortcut, unavailableApp: result.unavailableApp)
+    }
+
+    /// The units a span covers.
+    func unitRange(of span: Span, in units: [MatchUnit]) -> Range<Int> {
+        let inside = units.indices.filter { units[$0].token.span.start >= span.start && units[$0].token.span.end <= span.end }
+        guard let first = inside.first, let last = inside.last else { return 0..<0 }
+        return first..<(last + 1)
+    }
+
+    /// A value's units without what is not part of it (see `refined`).
+    func trimmedValue(_ range: Range<Int>, _ u: Utterance) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        // Up to a comma or a sentence end.
+        if let cut = (lower + 1..<upper).first(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }) { upper = cut }
+        let dated = u.entities.filter { e in
+            switch e.type {
+            case .date, .dateRange, .dateTime, .duration: true
+            default: false
+            }
+        }.map(\.span)
+        func outside(_ i: Int) -> Bool {
+            let unit = u.units[i]
+            if u.grammar.fillers.contains(unit.key) { return true }
+            if dated.contains(where: { $0.start <= unit.token.span.start && unit.token.span.end <= $0.end }) { return true }
+            guard u.grammar.notNames.contains(unit.key) else { return false }
+            // "La Défense", "Le Train Bleu": a capital inside the sentence makes it part of a name.
+            let capital = unit.token.text.first.map { $0.isUppercase } ?? false
+            return !(capital && i > 0 && !u.units[i].sentenceBefore && !u.grammar.capitalizedNouns)
+        }
+        while lower < upper, outside(lower) { lower += 1 }
+        while upper > lower, outside(upper - 1) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// Sets an enum parameter the request's words imply; returns a note for `--explain`.
+    func implied(_ p: ParameterSpec, spec: IntentSpec, into parameters: inout [Parameter], _ u: Utterance) -> String? {
+        let keys = u.units.map(\.key)
+        let taken = parameters.compactMap { q in q.span.map { (q, unitRange(of: $0, in: u.units)) } }
+        let persons = taken.filter { spec.parameter($0.0.name)?.type == .person }
+        // The value's own phrases first (one slip allowed in a long word), then the cues; the
+        // value first in the catalogue's order (the more specific: "did I miss any calls from
+        // Bo" is missed, not received), then the longest said, then the first.
+        let order = p.values ?? []
+        let rank = { (value: String) in order.firstIndex(of: value) ?? order.count }
+        var found: (range: Range<Int>, value: String, cue: Bool)?
+        func consider(_ lexicon: PhraseLexicon, cue: Bool, beforePerson: Bool) {
+            guard lexicon.longest > 0 else { return }
+            for start in keys.indices {
+                guard let (end, value, exact) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }), exact || !cue else { continue }
+                if beforePerson, !persons.contains(where: { $0.1.lowerBound == end }) { continue }
+                if let found, rank(found.value) < rank(value) || (rank(found.value) == rank(value) && found.range.count >= end - start) { continue }
+                found = (start..<end, value, cue)
+            }
+        }
+        if let own = u.grammar.enumerations[p.name] { consider(own, cue: false, beforePerson: false) }
+        if found == nil, let cues = u.grammar.cues[p.name] {
+            consider(cues.anywhere, cue: true, beforePerson: false)
+            consider(cues.beforePerson, cue: true, beforePerson: true)
+        }
+        guard let found else { return nil }
+        // Inside another value: only a person's name, and only at its edge or as all of it.
+        for (q, range) in taken where range.overlaps(found.range) {
+            guard spec.parameter(q.name)?.type == .person, let index = parameters.firstIndex(of: q) else { return nil }
+            if found.range.lowerBound <= range.lowerBound, found.range.upperBound >= range.upperBound {
+                parameters.remove(at: index)
+            } else if found.range.lowerBound <= range.lowerBound || found.range.upperBound >= range.upperBound {
+                let rest = found.range.lowerBound <= range.lowerBound ? found.range.upperBound..<range.upperBound : range.lowerBound..<found.range.lowerBound
+                let span = Span(u.units[rest.lowerBound].token.span.start, u.units[rest.upperBound - 1].token.span.end)
+                let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
+                parameters[index] = Parameter(name: q.name, value: .text(raw), raw: raw, span: span)
+            } else {
+                return nil
+            }
+        }
+        let span = Span(u.units[found.range.lowerBound].token.span.start, u.units[found.range.upperBound - 1].token.span.end)
+        let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
+        parameters.append(Parameter(name: p.name, value: .enumCase(found.value), raw: raw, span: span))
+        return "'\(raw)' implies \(p.name) \(found.value)" + (found.cue ? " (a cue)" : "")
+    }
+}

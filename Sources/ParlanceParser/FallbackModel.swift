@@ -130,8 +130,8 @@ public struct FallbackModel: Sendable, Codable {
     public static let minimumCoverage = 0.5
 
     /// The share of the utterance's words the model has weights for.
-    public func coverage(_ features: [String]) -> Double {
-        let words = features.filter { $0.hasPrefix("w:") }
+    public func coverage(_ features: [String], excluding names: Set<String> = []) -> Double {
+        let words = features.filter { $0.hasPrefix("w:") && !names.contains($0) }
         guard !words.isEmpty else { return 0 }
         return Double(words.filter { knows($0) }.count) / Double(words.count)
     }

@@ -297,6 +297,12 @@ public final class IntentParser: UtteranceParser {
                 if !accepted.isEmpty, end - start > best.count { best = start..<end }
             }
         }
+        // An app addressed at the start of a clause, before a colon ("Natter: tell Rob …",
+        // "Hey Siri, Cashly: bill Paul …"): the colon goes with it.
+        if best.upperBound < units.count, units[best.upperBound].key == ":",
+           best.lowerBound == 0 || units[best.lowerBound].commaBefore || units[best.lowerBound].sentenceBefore {
+            best = best.lowerBound..<(best.upperBound + 1)
+        }
         return best
     }
 
@@ -574,6 +580,9 @@ public final class IntentParser: UtteranceParser {
 
         /// The language's gazetteer (`gazetteer.json`) as phrase sets by kind, read on first use;
         /// empty when the language has none.
+        /// The gazetteer kind of the language's well-known places.
+        static let knownPlaces = "knownPlace"
+
         func gazetteerSets() -> [String: PhraseSet] {
             gazetteerSlot.withLock { slot in
                 if let known = slot { return known }
@@ -584,6 +593,13 @@ public final class IntentParser: UtteranceParser {
                         for value in values { set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(value))) }
                         sets[kind] = set
                     }
+                }
+                // Well-known places (cities, regions, countries: `places.json`), as people write them.
+                if let url = LanguageGrammar.directory?.appendingPathComponent(grammar.language).appendingPathComponent("places.json"),
+                   let data = try? Data(contentsOf: url), let names = try? JSONDecoder().decode([String].self, from: data) {
+                    var set = PhraseSet()
+                    for name in names { set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(name))) }
+                    sets[Self.knownPlaces] = set
                 }
                 slot = sets
                 return sets

@@ -36,6 +36,7 @@ extension IntentParser {
             let raw = String(String.UnicodeScalarView(u.scalars[trimmed.start..<trimmed.end]))
             parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
         }
+        if let note = relocated(&parameters, spec: spec, u) { notes.append(note) }
         for own in spec.parameters where own.type == .enum && u.grammar.cues[own.name] != nil && !parameters.contains(where: { $0.name == own.name }) {
             if let note = implied(own, spec: spec, into: &parameters, u) { notes.append(note) }
         }
@@ -125,5 +126,44 @@ extension IntentParser {
         let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
         parameters.append(Parameter(name: p.name, value: .enumCase(found.value), raw: raw, span: span))
         return "'\(raw)' implies \(p.name) \(found.value)" + (found.cue ? " (a cue)" : "")
+    }
+
+    /// A name said for a person that the user's vocabulary does not know but that is a
+    /// well-known place ("fotos de Granada") goes to the intent's place parameter; a place
+    /// that is a person the user knows goes to the person parameter; a place that is no known
+    /// place but a common photo subject ("en la nieve") goes to the search terms. Returns a note for `--explain`.
+    func relocated(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> String? {
+        guard let sets = try? u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces] else { return nil }
+        let keys = { (p: Parameter) -> ArraySlice<String> in
+            p.span.map { u.units[self.unitRange(of: $0, in: u.units)].map(\.key)[...] } ?? []
+        }
+        var notes: [String] = []
+        for (index, p) in parameters.enumerated() {
+            guard let own = spec.parameter(p.name), case .text = p.value else { continue }
+            let words = keys(p)
+            guard !words.isEmpty else { continue }
+            switch own.type {
+            case .person:
+                guard let place = spec.parameters.first(where: { $0.type == .place && !$0.list }), !parameters.contains(where: { $0.name == place.name }),
+                      places.contains(words), !(own.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false) else { continue }
+                parameters[index] = Parameter(name: place.name, value: p.value, raw: p.raw, span: p.span)
+                notes.append("'\(p.raw)' is a place, not a person the user knows: \(place.name)")
+            case .place:
+                // A person the user knows, said where a place could stand ("foto di Rob al mare").
+                if let person = spec.parameters.first(where: { s in s.type == .person && (s.list || !parameters.contains(where: { q in q.name == s.name })) }),
+                   let vocabulary = person.vocabulary.flatMap({ u.vocabularies[$0] }), vocabulary.contains(words), !places.contains(words) {
+                    parameters[index] = Parameter(name: person.name, value: p.value, raw: p.raw, span: p.span)
+                    notes.append("'\(p.raw)' is a person the user knows, not a place: \(person.name)")
+                    continue
+                }
+                guard let terms = spec.parameter("searchTerms"), terms.type == .string, !places.contains(words), sets["tag"]?.contains(words) == true,
+                      !(own.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false) else { continue }
+                parameters[index] = Parameter(name: terms.name, value: p.value, raw: p.raw, span: p.span)
+                notes.append("'\(p.raw)' is a subject, not a place: \(terms.name)")
+            default:
+                continue
+            }
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 }

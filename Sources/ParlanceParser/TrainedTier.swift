@@ -112,7 +112,9 @@ extension IntentParser {
             }
         }
         let (label, probability) = ranked[0]
-        let coverage = model.classifier.coverage(input.classifierFeatures)
+        // Names the context knows (contacts, groups, workouts…) are not words the model should know.
+        let names = Set(units.indices.filter { input.tagger.known[$0] != nil }.map { "w:" + units[$0].key })
+        let coverage = model.classifier.coverage(input.classifierFeatures, excluding: names)
         let rounded = (probability * 1000).rounded() / 1000
         let mentionText = mention.map { "\($0.said) → \($0.app.name)" }
         let source = "trained tier \(model.language) (threshold \(model.classifier.threshold))"

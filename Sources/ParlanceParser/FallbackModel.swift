@@ -254,7 +254,7 @@ public enum FallbackTrainer {
     /// The rejection threshold that handles the most aside utterances right (in domain: the
     /// right intent above it; out of domain: rejected), where accepting an out-of-domain one
     /// costs `falseAcceptCost` times a missed one.
-    public static func threshold(_ model: FallbackModel, temperature: Double, aside: [Example], falseAcceptCost: Double = 2)
+    public static func threshold(_ model: FallbackModel, temperature: Double, aside: [Example], falseAcceptCost: Double = 2, tolerance: Double = 0.005)
         -> (threshold: Double, accuracy: Double, rejection: Double)
     {
         let predictions = aside.map { e -> (String, Double) in
@@ -262,7 +262,7 @@ public enum FallbackTrainer {
             let best = p.indices.max { p[$0] < p[$1] }!
             return (model.classes[best], p[best])
         }
-        var best = (threshold: 0.5, score: -Double.infinity, accuracy: 0.0, rejection: 0.0)
+        var scored: [(threshold: Double, score: Double, accuracy: Double, rejection: Double)] = []
         // From 0.5: an intent is accepted only when it is likelier than everything else together.
         for step in 0...24 {
             let t = 0.5 + Double(step) * 0.02
@@ -277,10 +277,14 @@ public enum FallbackTrainer {
                     if accepted && label == e.label { inRight += 1; right += 1 }
                 }
             }
-            if right > best.score {
-                best = (t, right, Double(inRight) / Double(max(inDomain, 1)), Double(oodRight) / Double(max(ood, 1)))
-            }
+            scored.append((t, right, Double(inRight) / Double(max(inDomain, 1)), Double(oodRight) / Double(max(ood, 1))))
         }
+        // A few hundred aside lines score neighbouring thresholds nearly alike: the lowest
+        // threshold within `tolerance` of the best score (a request rejected is as lost as one
+        // misread; a tie says nothing about which).
+        let top = scored.map(\.score).max() ?? 0
+        let slack = max(1, tolerance * Double(aside.count))
+        let best = scored.first { $0.score >= top - slack } ?? (0.5, 0, 0, 0)
         return ((best.threshold * 100).rounded() / 100, (best.accuracy * 1000).rounded() / 1000, (best.rejection * 1000).rounded() / 1000)
     }
 

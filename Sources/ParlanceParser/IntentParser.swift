@@ -106,6 +106,10 @@ public final class IntentParser: UtteranceParser {
     /// a request that names no app.
     public static let nearMissVeto = 0.95
 
+    /// The probability of "none" that vetoes a reading of templates that bent, when it is the
+    /// trained tier's first choice.
+    public static let bentVeto = 0.5
+
     /// How sure the trained tier must be of another intent of the same domain, and how unsure of
     /// the template's, to overrule a template reading.
     static let overruleShare = 0.8

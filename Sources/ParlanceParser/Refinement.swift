@@ -4,6 +4,8 @@ import ParlanceText
 /// What every catalogue frame gets after the stage that decided it, whichever it was (a
 /// template, the trained tier): the same rules on values, from the language's data.
 ///
+/// - Messages and notes (`text` values) lose a closing clause of thanks or the app's mention
+///   after their last comma.
 /// - Words, places and names of things (`string` and `place` values) lose the function words
 ///   and hesitations at their edges ("the sunset" → "sunset", "l'hôpital" → "hôpital", "ähm"
 ///   → nothing), the date and time words at their edges (those are the text layer's), and
@@ -21,12 +23,12 @@ extension IntentParser {
         var parameters: [Parameter] = []
         var notes: [String] = []
         for p in intent.parameters {
-            guard let own = spec.parameter(p.name), own.type == .string || own.type == .place, case .text = p.value, let span = p.span else {
+            guard let own = spec.parameter(p.name), [.string, .place, .text].contains(own.type), case .text = p.value, let span = p.span else {
                 parameters.append(p)
                 continue
             }
             let units = unitRange(of: span, in: u.units)
-            let kept = trimmedValue(units, u)
+            let kept = own.type == .text ? trimmedText(units, u) : trimmedValue(units, u)
             if kept == units { parameters.append(p); continue }
             guard !kept.isEmpty else {
                 notes.append("'\(p.raw)' is no \(p.name): only function words")
@@ -79,6 +81,21 @@ extension IntentParser {
         }
         while lower < upper, outside(lower) { lower += 1 }
         while upper > lower, outside(upper - 1) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// A message or note without a closing clause after its last comma that holds only
+    /// hesitations, thanks, function words or the app's mention ("j'ai bien reçu son colis,
+    /// merci", "…, mit Natter bitte"). Its first words stay: "ya", "bon", "merci" begin
+    /// messages too.
+    func trimmedText(_ range: Range<Int>, _ u: Utterance) -> Range<Int> {
+        let lower = range.lowerBound
+        var upper = range.upperBound
+        let mentioned = Set(u.mentions.flatMap { Array($0.range) })
+        if let comma = (lower + 1..<upper).last(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }),
+           (comma..<upper).allSatisfy({ u.grammar.fillers.contains(u.units[$0].key) || u.grammar.notNames.contains(u.units[$0].key) || mentioned.contains($0) }) {
+            upper = comma
+        }
         return lower..<upper
     }
 

@@ -33,6 +33,8 @@ struct ParseState {
     var candidates: [IntentParser.Candidate] = []
     /// Shortcut phrases said nearly (a slip or two).
     var nearShortcuts: [ShortcutMatcher.Match] = []
+    /// The template readings come from templates that bend (none read it as written).
+    var bent = false
 }
 
 /// One stage of the parser, as Snips NLU's engine tries its parsers in order: it reads the
@@ -217,6 +219,7 @@ struct TemplateStage: ParseStage {
                 }
                 state.candidates += parser.templateCandidates(reading, u, bend: bend)
             }
+            if bend, !state.candidates.isEmpty { state.bent = true }
         }
         return nil
     }
@@ -289,7 +292,9 @@ struct DecisionStage: ParseStage {
         if u.mentions.isEmpty, !u.appInNames {
             let ranked = IntentParser.distribution(model, features: features, allowed: nil)
             let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
-            if none >= IntentParser.nearMissVeto {
+            // A template that had to bend is weaker evidence: the trained tier need only find
+            // "none" likelier than anything else ("J'ai pris plein de photos à Lyon").
+            if none >= IntentParser.nearMissVeto || (state.bent && ranked.first?.label == FallbackModel.none && none >= IntentParser.bentVeto) {
                 let p = (none * 1000).rounded() / 1000
                 return ParseResult(intent: nil, alternatives: [frame], reason: "out of domain: a template reads \(frame.name), but the trained tier reads none of the intents (p = \(p))",
                                    explanation: Explanation(decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,

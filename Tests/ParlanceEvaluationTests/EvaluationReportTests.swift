@@ -73,6 +73,11 @@ import Testing
         #expect(l.confusion["none"]?["sendMessage"] == 1 && l.confusion["none"]?["none"] == 1)
         #expect(l.confusion["startWorkout"]?["none"] == 1)
         #expect(l.errors.map(\.id) == ["1", "2", "3", "5", "6"])
+        // What is wrong with each (errors.jsonl).
+        #expect(l.allErrors.map(\.id) == ["1", "2", "3", "5", "6"])
+        #expect(l.allErrors.map { $0.what ?? [] } == [
+            ["parameter content: wrong"], ["app"], ["intent"], ["accepted out of domain"], ["rejected"],
+        ])
         #expect(l.worstConfusions(10).count == 3)
     }
 

@@ -39,6 +39,7 @@ extension IntentParser {
             parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
         }
         if let note = relocated(&parameters, spec: spec, u) { notes.append(note) }
+        if let note = placeTypedValues(&parameters, spec: spec, u) { notes.append(note) }
         for own in spec.parameters where own.type == .enum && u.grammar.cues[own.name] != nil && !parameters.contains(where: { $0.name == own.name }) {
             if let note = implied(own, spec: spec, into: &parameters, u) { notes.append(note) }
         }
@@ -165,6 +166,16 @@ extension IntentParser {
                       places.contains(words), !(own.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false) else { continue }
                 parameters[index] = Parameter(name: place.name, value: p.value, raw: p.raw, span: p.span)
                 notes.append("'\(p.raw)' is a place, not a person the user knows: \(place.name)")
+            case .string where p.name == "searchTerms":
+                // A person the user knows, said as a subject ("a slideshow of Marta Ruiz's photos").
+                let name = words.last == "'s" || words.last == "s" ? words.dropLast() : words
+                guard !name.isEmpty, let person = spec.parameters.first(where: { s in s.type == .person && (s.list || !parameters.contains(where: { q in q.name == s.name })) }),
+                      let vocabulary = person.vocabulary.flatMap({ u.vocabularies[$0] }), vocabulary.contains(name) else { continue }
+                let range = unitRange(of: p.span!, in: u.units)
+                let span = Span(u.units[range.lowerBound].token.span.start, u.units[range.lowerBound + name.count - 1].token.span.end)
+                let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
+                parameters[index] = Parameter(name: person.name, value: .text(raw), raw: raw, span: span)
+                notes.append("'\(p.raw)' names a person the user knows: \(person.name)")
             case .place:
                 // A person the user knows, said where a place could stand ("foto di Rob al mare").
                 if let person = spec.parameters.first(where: { s in s.type == .person && (s.list || !parameters.contains(where: { q in q.name == s.name })) }),
@@ -182,5 +193,39 @@ extension IntentParser {
             }
         }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// Typed values of the text layer that no parameter holds go to the intent's parameter of
+    /// their type when it has none ("snapshelf last wednesday selfies" → dateCreated; "an hour of
+    /// strength training" → goalValue 1, hour), as the trained tier places them.
+    func placeTypedValues(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> String? {
+        var placed: [String] = []
+        let mentioned = u.mentions.map { m in Span(u.units[m.range.lowerBound].token.span.start, u.units[m.range.upperBound - 1].token.span.end) }
+        for entity in u.entities {
+            let taken = parameters.compactMap(\.span) + mentioned
+            guard !taken.contains(where: { $0.start < entity.span.end && entity.span.start < $0.end }) else { continue }
+            let used = Set(parameters.map(\.name))
+            switch entity.value {
+            case .duration(let m), .distance(let m), .energy(let m):
+                guard spec.parameter("goalValue") != nil, !used.contains("goalValue"), spec.parameter("workoutGoalUnitType") != nil else { continue }
+                parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
+                parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+                placed.append("goalValue")
+            case .date, .dateRange, .dateTime, .currencyAmount:
+                let target = spec.parameters.first { p in
+                    guard !used.contains(p.name) else { return false }
+                    switch (entity.type, p.type) {
+                    case (.currencyAmount, .currencyAmount), (.date, .dateRange), (.dateRange, .dateRange), (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
+                    default: return false
+                    }
+                }
+                guard let p = target else { continue }
+                parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
+                placed.append(p.name)
+            case .number:
+                continue
+            }
+        }
+        return placed.isEmpty ? nil : "typed values no parameter held: " + placed.joined(separator: ", ")
     }
 }

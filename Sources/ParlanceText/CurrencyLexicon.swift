@@ -19,6 +19,10 @@ struct CurrencyLexicon: Sendable {
     private(set) var index = PhraseIndex<Entry>()
     private let defaults: [String: String]
     let amountConnectors: Set<String>
+    /// See `CurrencyData.minorUnits` (one-word names and connectors).
+    let minorUnits: Set<String>
+    let minorConnectors: Set<String>
+    let bareMinorConnectors: Set<String>
 
     init(language: String, tokenizer: Tokenizer) throws {
         let data = try LanguageResources.load(CurrencyData.self, file: "currencies.json", language: language)
@@ -69,6 +73,9 @@ struct CurrencyLexicon: Sendable {
         for (name, code) in data.defaults { defaults[tokenizer.phraseKeys(name).joined(separator: " ")] = code }
         self.defaults = defaults
         self.amountConnectors = Set(data.amountConnectors.flatMap(tokenizer.phraseKeys))
+        self.minorUnits = Set((data.minorUnits ?? []).flatMap(tokenizer.phraseKeys))
+        self.minorConnectors = Set((data.minorConnectors ?? []).flatMap(tokenizer.phraseKeys))
+        self.bareMinorConnectors = Set((data.bareMinorConnectors ?? []).flatMap(tokenizer.phraseKeys))
     }
 
     /// The currency an entry means for a locale region's currency (nil when unsettled).

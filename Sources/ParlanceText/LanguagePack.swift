@@ -62,8 +62,8 @@ private struct Recognition {
     mutating func run() -> [Entity] {
         guard stream.count > 0 else { return [] }
         numbers = pack.numbers.find(in: stream, decimal: pack.decimal)
+        for number in numbers { numberAt[number.start] = number }
         for number in numbers {
-            numberAt[number.start] = number
             if !number.isWeak { candidates.append(Candidate(start: number.start, end: number.end, value: .number(number.value), priority: 1)) }
             amountAfter(number)
             measureAfter(number)
@@ -87,14 +87,41 @@ private struct Recognition {
             }
         }
         guard let best, let code = pack.currencies.resolve(best.entry, regionCurrency: regionCurrency) else { return }
+        let (amount, end) = cents(after: best.end, whole: number.value)
         // A bare head noun ("marco" of "marco conversível") yields to a date or a unit.
-        candidates.append(Candidate(start: number.start, end: best.end, value: .currencyAmount(CurrencyAmount(amount: number.value, currency: code)), priority: best.entry.tier == 0 ? 3 : 2))
+        candidates.append(Candidate(start: number.start, end: end, value: .currencyAmount(CurrencyAmount(amount: amount, currency: code)), priority: best.entry.tier == 0 ? 3 : 2))
+    }
+
+    /// The cents said after a whole amount's currency name, if any: "12 euros 50", "fifteen
+    /// dollars and fifty cents", "22 euros con cincuenta" (1 to 99, a whole number).
+    private func cents(after end: Int, whole: Decimal) -> (Decimal, Int) {
+        let c = pack.currencies
+        var j = end
+        var joined: String?
+        if j < stream.count, c.minorConnectors.contains(stream.keys[j]) || c.bareMinorConnectors.contains(stream.keys[j]) {
+            joined = stream.keys[j]
+            j += 1
+        }
+        var w = whole, rounded = Decimal()
+        NSDecimalRound(&rounded, &w, 0, .plain)
+        guard rounded == whole, let minor = numberAt[j], !minor.isWeak, let n = minor.intValue, (1...99).contains(n) else { return (whole, end) }
+        let hundredths = Decimal(n) / 100
+        if minor.end < stream.count, c.minorUnits.contains(stream.keys[minor.end]) { return (whole + hundredths, minor.end + 1) }
+        // No unit after it: a bare number from 10 in digits right after the name, or after a
+        // connector that joins bare cents, and nothing that makes it a quantity of something
+        // else ("10 dollars 2 times", "20 euros con 3 amigos" are not cents).
+        let bare = joined.map { c.bareMinorConnectors.contains($0) } ?? minor.isDigits
+        guard bare, n >= 10, minor.end >= stream.count || numberAt[minor.end] == nil else { return (whole, end) }
+        if minor.end < stream.count, pack.measures.units.longestMatch(in: stream.keys, from: minor.end) != nil { return (whole, end) }
+        return (whole + hundredths, minor.end)
     }
 
     /// "$20", "€ 5,50", "USD 100".
     private mutating func amountBefore(_ i: Int) {
         guard let match = pack.currencies.index.longestMatch(in: stream.keys, from: i), match.value.isSymbol,
             let number = numberAt[match.end], number.isDigits,
+            // An ISO code is written in capitals: "BOB 10" is bolivianos, "Bob 10" is Bob.
+            !(match.end == i + 1 && stream.keys[i].count == 3 && stream.keys[i].allSatisfy(\.isLetter) && stream.token(i).text != stream.token(i).text.uppercased()),
             let code = pack.currencies.resolve(match.value, regionCurrency: regionCurrency)
         else { return }
         candidates.append(Candidate(start: i, end: number.end, value: .currencyAmount(CurrencyAmount(amount: number.value, currency: code)), priority: 3))

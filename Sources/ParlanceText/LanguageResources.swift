@@ -108,6 +108,13 @@ struct CurrencyData: Decodable, Sendable {
     var defaults: [String: String]
     /// Words allowed between an amount and a currency name: "un millón de dólares".
     var amountConnectors: [String]
+    /// Cents after the currency name: the minor unit's names ("cents", "céntimos"); the
+    /// words that join them ("and", "con"); those of them that join a bare number too ("22
+    /// euros con cincuenta"). A bare number in digits right after the name is always cents
+    /// ("12 euros 50"). Optional.
+    var minorUnits: [String]?
+    var minorConnectors: [String]?
+    var bareMinorConnectors: [String]?
     /// Which word of a multi-word CLDR name is the bare noun people say alone: "first"
     /// ("dólares estadounidenses" → "dólares") or "last" ("US dollars" → "dollars").
     var headWord: HeadWord

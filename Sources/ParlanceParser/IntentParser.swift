@@ -104,7 +104,7 @@ public final class IntentParser: UtteranceParser {
 
     /// The trained tier's probability of "none" above which it overrules a template reading of
     /// a request that names no app.
-    public static let nearMissVeto = 0.95
+    public static let nearMissVeto = 0.9
 
     /// The probability of "none" that vetoes a reading of templates that bent, when it is the
     /// trained tier's first choice.

@@ -50,6 +50,10 @@ final class LanguageGrammar: Sendable {
     let cues: [String: Cues]
     /// Hesitations and discourse words that are never part of a value ("um", "euh", "ähm").
     let fillers: Set<String>
+    /// Words of the wake phrase ("hey", "siri", "oye"): what may come before a request.
+    let wakeWords: Set<String>
+    /// Phrases that open a request of another kind ("remind me", "set an alarm").
+    let elsewhere: PhraseSet
     let conjunctions: Set<String>
     let notNames: Set<String>
     let capitalizedNouns: Bool
@@ -190,6 +194,10 @@ final class LanguageGrammar: Sendable {
             fillers.insert(words[0])
         }
         self.fillers = fillers
+        self.wakeWords = Set((lexicon.wakeWords ?? []).flatMap(keys))
+        var elsewhere = PhraseSet()
+        for phrase in lexicon.elsewhere ?? [] { elsewhere.insert(keys(phrase)) }
+        self.elsewhere = elsewhere
         self.notNames = Set(lexicon.notNames.flatMap(keys))
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
@@ -270,6 +278,9 @@ final class LanguageGrammar: Sendable {
         var cues: [String: [String: [String]]]?
         /// Single words.
         var fillers: [String]?
+        var wakeWords: [String]?
+        /// Phrases that open a request of another kind ("remind me", "set an alarm").
+        var elsewhere: [String]?
         var notNames: [String]
         var vocabulary: [String: [String]]
         /// The language capitalizes every noun (German): capitals say nothing about names.

@@ -205,7 +205,7 @@ public enum ParameterValue: Sendable, Hashable, Codable {
 
 /// Which template or model decided, with scores.
 public struct Explanation: Sendable, Hashable, Codable {
-    /// "template", "fallback" or "none".
+    /// The stage that decided: "apps", "shortcut", "elsewhere", "template", "trained", or "none".
     public let decidedBy: String
     /// The template's file and line ("en/messaging.sentences:12"), or the model's name.
     public let source: String?

@@ -151,7 +151,10 @@ extension IntentParser {
     /// that is a person the user knows goes to the person parameter; a place that is no known
     /// place but a common photo subject ("en la nieve") goes to the search terms. Returns a note for `--explain`.
     func relocated(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> String? {
-        guard let sets = try? u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces] else { return nil }
+        // Every move is to or from a place: only intents with a place parameter (and only then
+        // are the gazetteer and the places read).
+        guard spec.parameters.contains(where: { $0.type == .place }), parameters.contains(where: { $0.span != nil }),
+              let sets = try? u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces] else { return nil }
         let keys = { (p: Parameter) -> ArraySlice<String> in
             p.span.map { u.units[self.unitRange(of: $0, in: u.units)].map(\.key)[...] } ?? []
         }

@@ -48,10 +48,11 @@ protocol ParseStage: Sendable {
 }
 
 extension IntentParser {
-    /// The stages, in order: apps that are not there, shortcuts said exactly, the templates
+    /// The stages, in order: apps that are not there, shortcuts said exactly, requests for
+    /// something else (reminders, alarms, timers, notes: `lexicon.json` "elsewhere"), the templates
     /// (proposing readings), shortcuts said nearly, the trained tiers (custom intents and the
     /// language's), and the decision between the template readings.
-    static let stages: [any ParseStage] = [AppsStage(), ShortcutStage(), TemplateStage(), NearShortcutStage(), TrainedStage(), DecisionStage()]
+    static let stages: [any ParseStage] = [AppsStage(), ShortcutStage(), ElsewhereStage(), TemplateStage(), NearShortcutStage(), TrainedStage(), DecisionStage()]
 
     /// One way of reading the units: as said, from a clause boundary, without an app mention,
     /// with the app as a noun, as the doer, or as the verb. Every stage that matches templates
@@ -181,6 +182,35 @@ struct AppsStage: ParseStage {
         if u.mentions.isEmpty, let lookalike = u.lookalikes.first {
             return ParseResult(intent: nil, alternatives: [], reason: lookalike, explanation: Explanation(
                 decidedBy: "none", source: nil, score: nil, appMention: nil, notes: u.notes))
+        }
+        return nil
+    }
+}
+
+/// A request that opens with a phrase of another assistant domain ("remind me to call Rob",
+/// "set an alarm to pay Ana", "recuérdame llamar a Marta", "rappelle-moi de payer Paul"):
+/// no intent, whatever words follow (`lexicon.json` "elsewhere", said at the start of the
+/// request or of a clause, after hesitations or a wake word). Not when the app named declares
+/// custom intents (its own phrases may start so).
+struct ElsewhereStage: ParseStage {
+    let name = "elsewhere"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        let phrases = u.grammar.elsewhere
+        guard phrases.longest > 0, !u.mentions.contains(where: { !$0.app.customIntents.isEmpty }) else { return nil }
+        let keys = u.units.map(\.key)
+        var start = 0
+        while start < keys.count {
+            // A clause starts here: skip what may come before a request (hesitations, "hey siri").
+            var i = start
+            while i < keys.count, i - start < 3, u.grammar.fillers.contains(keys[i]) || u.grammar.wakeWords.contains(keys[i]) { i += 1 }
+            if let length = phrases.longestMatch(keys, at: i) {
+                let said = u.units[i..<(i + length)].map(\.token.text).joined(separator: " ")
+                return ParseResult(intent: nil, alternatives: [], reason: "a request for something else: '\(said)'", explanation: Explanation(
+                    decidedBy: name, source: nil, score: nil, appMention: nil, notes: u.notes + ["'\(said)' opens a request of another kind (lexicon.json elsewhere)"]))
+            }
+            guard let next = (start + 1..<keys.count).first(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }) else { break }
+            start = next
         }
         return nil
     }

@@ -92,9 +92,30 @@ import ParlanceText
         // Read as written, a template reading stands unless the trained tier is sure it is none
         // (`nearMissVeto`); read only by bending, "none" as the trained tier's first choice is enough.
         #expect(IntentParser.bentVeto < IntentParser.nearMissVeto)
-        let parser = try IntentParser(context: .demo)
-        let result = try parser.parse("I took loads of photos in Lyon last weekend, it was lovely", locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Corpora/contexts/monkey.json")
+        let parser = try IntentParser(context: ParserContext.load(contentsOf: url))
+        // A comment, not a request: a template reads it only by bending, and the trained tier
+        // prefers "none".
+        let result = try parser.parse("Ho fatto un sacco di foto a Napoli con Bobo", locale: ParlanceLocale("it-IT"), referenceTime: Self.time)
         #expect(result.intent == nil, "\(result.explanation)")
+        #expect(result.explanation.notes.contains { $0.contains("bent") } && result.explanation.notes.contains { $0.contains("vetoed") }, "\(result.explanation)")
+    }
+
+    @Test(arguments: [
+        ("en-US", "set an alarm to call mom"), ("en-US", "hey siri, wake me up at seven to call Bobo"),
+        ("es-ES", "Oye, recuérdame llamar a Bobo mañana"), ("fr-FR", "Rappelle-moi de payer Bobo ce soir"),
+        ("de-DE", "Erinnere mich daran, Bobo zu schreiben"), ("it-IT", "ricordami di chiamare Bobo"),
+        ("pt-BR", "me lembra de mandar mensagem pro Bobo"),
+    ])
+    func aRequestOfAnotherKindIsNoIntent(locale: String, text: String) throws {
+        let result = try IntentParser(context: .demo).parse(text, locale: ParlanceLocale(locale), referenceTime: Self.time)
+        #expect(result.intent == nil && result.explanation.decidedBy == "elsewhere", "\(text): \(result.explanation)")
+    }
+
+    @Test func callBackIsStillACall() throws {
+        // "Rappelle-moi" without "de" is "call me back": no phrase of another kind.
+        let result = try IntentParser(context: .demo).parse("Rappelle Bobo", locale: ParlanceLocale("fr-FR"), referenceTime: Self.time)
+        #expect(result.explanation.decidedBy != "elsewhere")
     }
 
     @Test func aSentenceFileAddedToALanguageFolderIsRead() throws {

@@ -81,7 +81,7 @@ struct Eval: ParsableCommand {
         let baselineReport: EvaluationReport?
         if let baseline {
             do {
-                baselineReport = try JSONDecoder().decode(EvaluationReport.self, from: Data(contentsOf: URL(fileURLWithPath: baseline)))
+                baselineReport = try JSONGuard.decode(EvaluationReport.self, from: Data(contentsOf: URL(fileURLWithPath: baseline)))
             } catch {
                 throw ValidationError("cannot read the baseline report '\(baseline)': \(error)")
             }
@@ -148,7 +148,7 @@ struct Eval: ParsableCommand {
         }
         if let thresholds {
             let floors: [String: EvaluationReport.Floors]
-            do { floors = try JSONDecoder().decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch {
+            do { floors = try JSONGuard.decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch {
                 throw ValidationError("cannot read the thresholds '\(thresholds)': \(error)")
             }
             let below = report.belowFloors(floors)

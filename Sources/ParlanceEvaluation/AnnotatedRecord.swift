@@ -51,9 +51,11 @@ public struct AnnotatedRecord: Sendable, Decodable {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return try text.split(separator: "\n", omittingEmptySubsequences: true).enumerated().map { n, line in
             do {
-                return try JSONDecoder().decode(AnnotatedRecord.self, from: Data(line.utf8))
+                return try JSONGuard.decode(AnnotatedRecord.self, from: Data(line.utf8))
             } catch let error as DecodingError {
                 throw CorpusError(file: path, line: n + 1, message: LanguageResources.describe(error))
+            } catch let error as JSONGuard.TooDeep {
+                throw CorpusError(file: path, line: n + 1, message: "\(error)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceText
 
 /// The intent catalogue (`Grammar/intents.json`, after `../shared/spec/intents.md`):
 /// SiriKit domains, intents and their typed parameters. Language-independent.
@@ -13,7 +14,7 @@ public struct IntentCatalogue: Sendable, Decodable {
     public static let standard: IntentCatalogue = {
         guard let url = Bundle.module.url(forResource: "intents", withExtension: "json", subdirectory: "Grammar"),
             let data = try? Data(contentsOf: url),
-            let catalogue = try? JSONDecoder().decode(IntentCatalogue.self, from: data)
+            let catalogue = try? JSONGuard.decode(IntentCatalogue.self, from: data)
         else { fatalError("Grammar/intents.json is missing or malformed in the ParlanceParser bundle") }
         return catalogue
     }()

@@ -138,7 +138,7 @@ public struct ParserContext: Sendable, Decodable {
     /// (relative to it) before checking shortcuts and donations.
     public static func decode(_ data: Data, file: String, directory: URL? = nil) throws(ContextError) -> ParserContext {
         do {
-            var context = try JSONDecoder().decode(ParserContext.self, from: data)
+            var context = try JSONGuard.decode(ParserContext.self, from: data)
             if let directory { context.loadIntentDefinitions(relativeTo: directory) }
             try context.validate(file: file)
             return context

@@ -185,7 +185,7 @@ extension DonationLog {
         var events: [DonationEvent] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
-                let event = try JSONDecoder().decode(DonationEvent.self, from: Data(line.utf8))
+                let event = try JSONGuard.decode(DonationEvent.self, from: Data(line.utf8))
                 if case .donate(let d) = event, !(context.apps.first { $0.name == d.app }?.handles(d.intent) ?? false) {
                     throw ContextError(file: url.path, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context")
                 }

@@ -600,7 +600,7 @@ public final class IntentParser: UtteranceParser {
                 }
                 // Well-known places (cities, regions, countries: `places.json`), as people write them.
                 if let url = LanguageGrammar.directory?.appendingPathComponent(grammar.language).appendingPathComponent("places.json"),
-                   let data = try? Data(contentsOf: url), let names = try? JSONDecoder().decode([String].self, from: data) {
+                   let data = try? Data(contentsOf: url), let names = try? JSONGuard.decode([String].self, from: data) {
                     var set = PhraseSet()
                     for name in names { set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(name))) }
                     sets[Self.knownPlaces] = set

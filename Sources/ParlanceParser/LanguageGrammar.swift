@@ -150,7 +150,7 @@ final class LanguageGrammar: Sendable {
         let lexiconURL = folder.appendingPathComponent("lexicon.json")
         let lexicon: LexiconFile
         do {
-            lexicon = try JSONDecoder().decode(LexiconFile.self, from: Data(contentsOf: lexiconURL))
+            lexicon = try JSONGuard.decode(LexiconFile.self, from: Data(contentsOf: lexiconURL))
         } catch let error as DecodingError {
             throw GrammarError.file("\(language)/lexicon.json", LanguageResources.describe(error))
         } catch {

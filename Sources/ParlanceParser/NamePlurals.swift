@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceText
 import Synchronization
 
 /// Plural forms of names ("tomato soups", "sopas de tomate" for a case named "tomato soup",
@@ -15,7 +16,7 @@ public enum NamePlurals {
             struct File: Decodable { var plurals: [[String]]? }
             var found: [(String, String)] = []
             if let url = LanguageGrammar.directory?.appendingPathComponent(language).appendingPathComponent("lexicon.json"),
-                let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(File.self, from: data)
+                let data = try? Data(contentsOf: url), let file = try? JSONGuard.decode(File.self, from: data)
             {
                 found = (file.plurals ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
             }

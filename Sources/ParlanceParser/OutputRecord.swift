@@ -181,7 +181,9 @@ public struct BatchLineProcessor: LineProcessor {
     public static func decode<T: Decodable>(_ line: [UInt8], as type: T.Type) -> Result<T, OutputRecord.RecordError> {
         text(of: line).flatMap { string in
             do {
-                return .success(try JSONDecoder().decode(T.self, from: Data(string.utf8)))
+                return .success(try JSONGuard.decode(T.self, from: Data(string.utf8)))
+            } catch let error as JSONGuard.TooDeep {
+                return .failure(.init(code: "too_deep", message: "\(error): \(string.prefix(80))"))
             } catch {
                 return .failure(.init(code: "bad_json", message: "not a JSON object with string fields: \(string.prefix(80))"))
             }

@@ -44,7 +44,7 @@ public struct ServiceDirectory: Sendable, Decodable {
     /// The directory shipped with Parlance.
     public static let standard: ServiceDirectory = {
         guard let url = Bundle.module.url(forResource: "services", withExtension: "json", subdirectory: "Grammar"),
-            let data = try? Data(contentsOf: url), let directory = try? JSONDecoder().decode(ServiceDirectory.self, from: data)
+            let data = try? Data(contentsOf: url), let directory = try? JSONGuard.decode(ServiceDirectory.self, from: data)
         else { return ServiceDirectory(services: []) }
         return directory
     }()
@@ -58,7 +58,7 @@ public struct ServiceDirectory: Sendable, Decodable {
             let intents = catalogue.intents.filter { service.domains.contains($0.domain) }.map(\.name)
             let json: [String: Any] = ["name": service.name, "intents": intents]
             guard !intents.isEmpty, let data = try? JSONSerialization.data(withJSONObject: json),
-                let app = try? JSONDecoder().decode(AppDefinition.self, from: data)
+                let app = try? JSONGuard.decode(AppDefinition.self, from: data)
             else { continue }
             apps[service.name] = app
         }

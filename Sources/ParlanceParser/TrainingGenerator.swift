@@ -19,7 +19,7 @@ struct Gazetteer: Sendable, Decodable {
             throw GrammarError.file("\(language)/gazetteer.json", "no grammar folder")
         }
         let gazetteer: Gazetteer
-        do { gazetteer = try JSONDecoder().decode(Gazetteer.self, from: Data(contentsOf: url)) } catch {
+        do { gazetteer = try JSONGuard.decode(Gazetteer.self, from: Data(contentsOf: url)) } catch {
             throw GrammarError.file("\(language)/gazetteer.json", "cannot be read: \(error)")
         }
         for kind in kinds where (gazetteer.values[kind] ?? []).isEmpty {

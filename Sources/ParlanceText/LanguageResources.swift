@@ -29,7 +29,7 @@ public enum LanguageResources {
             throw LanguageDataError(file: "\(language)/\(file)", message: "cannot read: \(error.localizedDescription)")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONGuard.decode(T.self, from: data)
         } catch let error as DecodingError {
             throw LanguageDataError(file: "\(language)/\(file)", message: describe(error))
         } catch {

@@ -34,17 +34,18 @@ import Testing
             case 101: input += Array(#"{"id": "101", "locale": "en"}"#.utf8) + [0x0A]
             case 202: input += [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D, 0x0A]  // invalid UTF-8
             case 250: input += Array(#"{"id": "250", "text": "hi", "locale": "xx-YY"}"#.utf8) + [0x0A]
+            case 275: input += Array(String(repeating: "[", count: 513).utf8) + [0x0A]  // where Foundation's decoder traps
             default: input += Array(#"{"id": "\#(n)", "text": "MonkeyChat Bobo send more bananas \#(n)", "locale": "en-US"}"#.utf8) + [0x0A]
             }
         }
         input += Array(String(repeating: "x", count: BatchLineProcessor.maxLineBytes + 10).utf8)  // a last, too long line without newline
         let (lines, failures) = try run(input, jobs: jobs, chunk: 64)
         #expect(lines.count == 301)
-        #expect(failures == 5)
+        #expect(failures == 6)
         let codes = lines.enumerated().compactMap { n, line in (line["error"] as? [String: Any]).map { (n, $0["code"] as! String) } }
-        #expect(codes.map(\.0) == [17, 101, 202, 250, 300])
-        #expect(codes.map(\.1) == ["bad_json", "missing_text", "invalid_utf8", "bad_locale", "too_long"])
-        for (n, line) in lines.enumerated() where ![17, 101, 202, 250, 300].contains(n) {
+        #expect(codes.map(\.0) == [17, 101, 202, 250, 275, 300])
+        #expect(codes.map(\.1) == ["bad_json", "missing_text", "invalid_utf8", "bad_locale", "too_deep", "too_long"])
+        for (n, line) in lines.enumerated() where ![17, 101, 202, 250, 275, 300].contains(n) {
             #expect(line["id"] as? String == "\(n)")
             #expect((line["intent"] as? [String: Any])?["name"] as? String == "sendMessage")
         }

@@ -70,3 +70,17 @@ import Testing
         return analysis
     }
 }
+
+/// JSON nested past Foundation's limit is refused before the decoder sees it.
+@Suite struct JSONGuardTests {
+    @Test func nestingIsCountedOutsideStringsOnly() throws {
+        let limit = JSONGuard.maximumDepth
+        try JSONGuard.check(Array((String(repeating: "[", count: limit) + String(repeating: "]", count: limit)).utf8))
+        #expect(throws: JSONGuard.TooDeep.self) { try JSONGuard.check(Array(String(repeating: "[", count: limit + 1).utf8)) }
+        #expect(throws: JSONGuard.TooDeep.self) { try JSONGuard.check(Array(String(repeating: "{\"a\":", count: 513).utf8)) }
+        // Brackets in a string (escaped quotes included) are text.
+        try JSONGuard.check(Array(("{\"text\": \"\\\"" + String(repeating: "[", count: 1000) + "\"}").utf8))
+        struct Record: Decodable { var text: String }
+        #expect(try JSONGuard.decode(Record.self, from: Data("{\"text\": \"[[[\"}".utf8)).text == "[[[")
+    }
+}

@@ -75,6 +75,13 @@ struct Eval: ParsableCommand {
     func validate() throws {
         if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) { throw ValidationError("--min-intent-accuracy must be between 0 and 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard !out.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--out must name a folder") }
+        if let languages {
+            let unknown = languages.split(separator: ",").map(String.init).filter { !IntentParser.supportedLanguages.contains($0) }
+            guard unknown.isEmpty else {
+                throw ValidationError("--languages: no grammar for \(unknown.joined(separator: ", ")) (languages with one: \(IntentParser.supportedLanguages.joined(separator: ", ")))")
+            }
+        }
     }
 
     func run() throws {
@@ -102,6 +109,10 @@ struct Eval: ParsableCommand {
             } catch {
                 throw ValidationError("\(error)")
             }
+        }
+        // A gate with nothing to measure is no pass: no annotated record is an error.
+        guard !records.isEmpty else {
+            throw ValidationError("nothing to measure: no annotated record in \(corpora.joined(separator: ", "))" + (languages.map { " for --languages \($0)" } ?? "") + (heldOut ? " kept aside" : ""))
         }
         let outcomes = CorpusRun(parser: parser).parse(records, jobs: jobs)
         let settings = EvaluationReport.Settings(

@@ -49,7 +49,9 @@ public struct AnnotatedRecord: Sendable, Decodable {
     /// Reads a .jsonl corpus file; a bad line is an error naming the file and line.
     public static func load(_ path: String) throws -> [AnnotatedRecord] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        return try text.split(separator: "\n", omittingEmptySubsequences: true).enumerated().map { n, line in
+        // Lines end in LF or CRLF (one Character in Swift); blank lines are skipped but counted.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+        return try lines.filter { !$0.element.allSatisfy(\.isWhitespace) }.map { n, line in
             do {
                 return try JSONGuard.decode(AnnotatedRecord.self, from: Data(line.utf8))
             } catch let error as DecodingError {

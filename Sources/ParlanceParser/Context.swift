@@ -50,6 +50,29 @@ public struct ParserContext: Sendable, Decodable {
                 }
             }
         }
+        // Apps are told apart by name: two with the same name (up to case, accents, spaces)
+        // would be one app to the parser.
+        var named: [String: Int] = [:]
+        for (a, app) in apps.enumerated() {
+            for name in app.allNames {
+                let key = IntentParser.compact(TextNormalizer.key(name))
+                if let other = named[key], other != a {
+                    throw ContextError(file: file, message: "at apps[\(a)]: '\(name)' is also the name of apps[\(other)] '\(apps[other].name)'; app names must differ")
+                }
+                named[key] = a
+            }
+            if app.intents.isEmpty, app.intentDefinition == nil {
+                throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)': no intents (an app without intents goes in installedApps)")
+            }
+            for (key, vocabularies) in [("userVocabulary", app.userVocabulary), ("appVocabularyItems", app.appVocabularyItems)] {
+                for (type, items) in vocabularies.sorted(by: { $0.key < $1.key }) {
+                    var seen = Set<String>()
+                    for item in items where !seen.insert(item.id).inserted {
+                        throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)'.\(key).\(type): two items have the id '\(item.id)'")
+                    }
+                }
+            }
+        }
         for app in apps {
             for intent in app.customIntents {
                 if let problem = intent.problems().first { throw ContextError(file: file, message: "at apps.\(app.name).intents.\(intent.name): \(problem.message)") }

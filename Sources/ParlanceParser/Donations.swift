@@ -183,7 +183,7 @@ extension DonationLog {
             throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
         }
         var events: [DonationEvent] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
                 let event = try JSONGuard.decode(DonationEvent.self, from: Data(line.utf8))
                 if case .donate(let d) = event, !(context.apps.first { $0.name == d.app }?.handles(d.intent) ?? false) {

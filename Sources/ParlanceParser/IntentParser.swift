@@ -57,6 +57,13 @@ public final class IntentParser: UtteranceParser {
     /// (`IntentParser.stages`): the first that decides gives the result.
     public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime = .now()) throws -> ParseResult {
         let language = try resources(for: locale.language)
+        // The word cap before the text layer, whose cost grows with the words (a rough count:
+        // words between spaces; the exact one, in units, follows the analysis).
+        let spaced = text.split(whereSeparator: \.isWhitespace).count
+        guard spaced <= IntentParser.maximumWords else {
+            return ParseResult(intent: nil, alternatives: [], reason: "utterance too long: \(spaced) words, the parser reads at most \(IntentParser.maximumWords)",
+                               explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
+        }
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
         guard !units.isEmpty, units.count <= IntentParser.maximumWords else {

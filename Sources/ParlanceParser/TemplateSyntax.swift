@@ -146,7 +146,7 @@ struct SentenceFile: Sendable {
     static func parse(_ text: String, file: String) throws -> SentenceFile {
         var result = SentenceFile()
         var intent: String?
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = n + 1
             var line = String(raw)
             if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]) }

@@ -122,3 +122,17 @@ import Testing
         #expect(SHA256.hex(Data(String(repeating: "a", count: 1000).utf8)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 }
+
+/// Corpus files as editors write them: CRLF line ends and blank lines; errors name the line.
+@Suite struct CorpusFileTests {
+    @Test func crlfAndBlankLinesAreRead() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-crlf-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let line = #"{"id": "ID", "locale": "en-US", "text": "hi", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#
+        try (line.replacingOccurrences(of: "ID", with: "a") + "\r\n\r\n" + line.replacingOccurrences(of: "ID", with: "b") + "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        #expect(try AnnotatedRecord.load(url.path).map(\.id) == ["a", "b"])
+        // A bad third line (after a blank one) is named by its line number.
+        try (line + "\r\n\r\n" + String(repeating: "[", count: 600) + "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        #expect { try AnnotatedRecord.load(url.path) } throws: { "\($0)".contains(":3") && "\($0)".contains("nested deeper") }
+    }
+}

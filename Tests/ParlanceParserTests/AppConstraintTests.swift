@@ -103,6 +103,20 @@ import ParlanceText
         }
     }
 
+    @Test(arguments: [
+        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "chatter box", "intents": ["startCall"]}]}"#, "also the name of apps[0]"),
+        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "Dialer", "alternativeNames": [{"name": "CHATTERBOX"}], "intents": ["startCall"]}]}"#, "also the name of apps[0]"),
+        (#"{"apps": [{"name": "Chatterbox", "intents": []}]}"#, "no intents"),
+        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": [{"id": "n1", "phrase": "Nadia"}, {"id": "n1", "phrase": "Rob"}]}}]}"#, "two items have the id 'n1'"),
+    ])
+    func contextsThatCannotBeMeantAreErrors(json: String, message: String) throws {
+        #expect {
+            _ = try ParserContext.decode(Data(json.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains(message) && "\(error)".contains("bad.json")
+        }
+    }
+
     @Test func aServiceTheUserHasAsAnAppIsThatApp() throws {
         let context = try ParserContext.decode(Data(#"{"apps": [{"name": "WhatsApp", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia"]}}]}"#.utf8), file: "wa.json")
         let result = try parse("send a message to Nadia on WhatsApp saying hi", context: context)

@@ -36,6 +36,9 @@ public final class VocabularyIndex: Sendable {
 
     /// Words shorter than this take no part in one-edit retrieval.
     static let fuzzyMinimumLength = 4
+    /// Longer words are matched exactly or by sound only: the deletion neighbourhood of a
+    /// word costs its length squared, and no name has words this long.
+    static let fuzzyMaximumLength = 40
 
     public var formCount: Int { formItem.count }
 
@@ -80,7 +83,7 @@ public final class VocabularyIndex: Sendable {
                         chunk.scriptKeys.append(form.scriptKey)
                         chunk.joinedKeys.append(fnv1a(form.joined))
                         chunk.wordKeys.append(form.words.map(fnv1a))
-                        for word in form.words where word.unicodeScalars.count >= Self.fuzzyMinimumLength {
+                        for word in form.words where (Self.fuzzyMinimumLength...Self.fuzzyMaximumLength).contains(word.unicodeScalars.count) {
                             chunk.distinctWords.insert(word)
                         }
                     }
@@ -168,7 +171,7 @@ public final class VocabularyIndex: Sendable {
             let key = fnv1a(word)
             sources.append((words, key, 2 + 2 * i))
             if word.utf8.count >= 2 { sources.append((wordSound, query.wordSounds[i], 3 + 2 * i)) }
-            if word.unicodeScalars.count >= Self.fuzzyMinimumLength {
+            if (Self.fuzzyMinimumLength...Self.fuzzyMaximumLength).contains(word.unicodeScalars.count) {
                 // One edit: the query with a letter more (its deletions are words), a letter
                 // less or another letter (deletion variants shared with a word's).
                 var variants: [UInt32] = [key]

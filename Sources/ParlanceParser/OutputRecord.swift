@@ -108,6 +108,8 @@ public struct InputRecord: Sendable, Decodable {
     public let text: String?
     public let locale: String?
     public let referenceTime: String?
+    /// A field of the wrong type ("text" a number): the record is an error that keeps its id.
+    public let badField: String?
 
     enum CodingKeys: String, CodingKey {
         case id, text, locale
@@ -117,9 +119,17 @@ public struct InputRecord: Sendable, Decodable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = Self.recordID(c, .id)
-        text = try c.decodeIfPresent(String.self, forKey: .text)
-        locale = try c.decodeIfPresent(String.self, forKey: .locale)
-        referenceTime = try c.decodeIfPresent(String.self, forKey: .referenceTime)
+        var bad: String?
+        func string(_ key: CodingKeys) -> String? {
+            do { return try c.decodeIfPresent(String.self, forKey: key) } catch {
+                if bad == nil { bad = key.stringValue }
+                return nil
+            }
+        }
+        text = string(.text)
+        locale = string(.locale)
+        referenceTime = string(.referenceTime)
+        badField = bad
     }
 }
 
@@ -204,6 +214,9 @@ public struct BatchLineProcessor: LineProcessor {
         switch Self.decode(line, as: InputRecord.self) {
         case .failure(let error): return OutputRecord(id: nil, locale: nil, text: nil, error: error)
         case .success(let decoded): record = decoded
+        }
+        if let field = record.badField {
+            return OutputRecord(id: record.id, locale: record.locale, text: record.text, error: .init(code: "bad_field", message: "\"\(field)\" is not a string"))
         }
         guard let text = record.text else {
             return OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\""))

@@ -25,6 +25,15 @@ import Testing
         return (lines, failures)
     }
 
+    @Test func aFieldOfTheWrongTypeKeepsTheRecordsID() throws {
+        let input = Array(#"{"id": "k7", "text": 42}"#.utf8) + [0x0A] + Array(#"{"id": 8, "text": "hi", "reference_time": true}"#.utf8) + [0x0A]
+        let (lines, failures) = try run(input, jobs: 1)
+        #expect(failures == 2)
+        #expect(lines.map { $0["id"] as? String } == ["k7", "8"])
+        #expect(lines.map { ($0["error"] as? [String: Any])?["code"] as? String } == ["bad_field", "bad_field"])
+        #expect(((lines[1]["error"] as? [String: Any])?["message"] as? String)?.contains("reference_time") == true)
+    }
+
     @Test(arguments: [1, 2, 4])
     func brokenLinesYieldErrorRecordsInOrder(jobs: Int) throws {
         var input: [UInt8] = []

@@ -42,22 +42,40 @@ public final class BatchInput: ByteSource {
     deinit { gzclose(file) }
 
     public func read(upTo count: Int) throws -> [UInt8] {
+        if let pending {
+            self.pending = nil
+            throw pending
+        }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
         var code: Int32 = 0
         let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
         // A short read at the end of a truncated stream sets Z_BUF_ERROR without failing.
         if n < 0 || (code != Z_OK && code != Z_STREAM_END) {
-            throw BatchInputError(message: "\(name): \(message) (a truncated or corrupt .gz file?)")
+            let error = BatchInputError(message: "\(name): \(message) (a truncated or corrupt .gz file?)", truncated: true)
+            // What was read before the damage is handed out first; the error comes next.
+            guard n > 0 else { throw error }
+            pending = error
         }
-        buffer.removeLast(count - Int(n))
+        buffer.removeLast(count - Int(max(n, 0)))
         return buffer
     }
+
+    /// An error met after some bytes were read, thrown by the next read.
+    private var pending: BatchInputError?
 
     public var position: (consumed: Int, total: Int?) { (Int(gzoffset(file)), total) }
 }
 
 public struct BatchInputError: Error, Sendable, CustomStringConvertible {
     public let message: String
+    /// The input ended in damage: the lines read before it were complete and were processed;
+    /// a last line without its end was not.
+    public var truncated = false
     public var description: String { message }
+
+    public init(message: String, truncated: Bool = false) {
+        self.message = message
+        self.truncated = truncated
+    }
 }

@@ -84,19 +84,29 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             progress?(state)
             pending.removeAll(keepingCapacity: true)
         }
+        // A line is held up to one byte past the limit, enough to be told too long: an
+        // oversized line is skipped to its end, never held whole.
+        let held = BatchLineProcessor.maxLineBytes + 1
         while true {
-            let bytes = try input.read(upTo: 1 << 20)
+            let bytes: [UInt8]
+            do { bytes = try input.read(upTo: 1 << 20) } catch {
+                // Damaged input: the complete lines read before the damage are written, then
+                // the error; a last line without its end is not a record.
+                try flush()
+                throw error
+            }
             if bytes.isEmpty { break }
             var start = 0
             for (i, byte) in bytes.enumerated() where byte == 0x0A {
-                var line = carry + bytes[start..<i]
+                carry.append(contentsOf: bytes[start..<min(i, start + max(0, held - carry.count))])
+                var line = carry
                 carry.removeAll(keepingCapacity: true)
                 if line.last == 0x0D { line.removeLast() }
                 pending.append(line)
                 start = i + 1
                 if pending.count >= chunkLines { try flush() }
             }
-            carry += bytes[start...]
+            carry.append(contentsOf: bytes[start..<min(bytes.count, start + max(0, held - carry.count))])
         }
         if !carry.isEmpty { pending.append(carry.last == 0x0D ? Array(carry.dropLast()) : carry) }
         try flush()

@@ -179,7 +179,7 @@ public struct BatchLineProcessor: LineProcessor {
     /// A line's text, or why it cannot be read (too long, not UTF-8).
     public static func text(of line: [UInt8]) -> Result<String, OutputRecord.RecordError> {
         if line.count > maxLineBytes {
-            return .failure(.init(code: "too_long", message: "line of \(line.count) bytes; the limit is \(maxLineBytes)"))
+            return .failure(.init(code: "too_long", message: "line of more than \(maxLineBytes) bytes (the limit)"))
         }
         guard let text = String(validating: line, as: UTF8.self) else {
             return .failure(.init(code: "invalid_utf8", message: "the line is not valid UTF-8"))

@@ -74,4 +74,44 @@ import Testing
         #expect(thrown.map { "\($0)".contains(path) && "\($0)".contains("truncated") } == true, "\(String(describing: thrown))")
         #expect { try BatchInput(path: Self.temporary("missing")) } throws: { "\($0)".hasPrefix("cannot read") }
     }
+
+    @Test func aTruncatedGzipFileYieldsEveryCompleteLineThenTheError() throws {
+        let good = Self.temporary("good.gz"), path = Self.temporary("cut.jsonl.gz")
+        let text = (0..<3000).map { #"{"id": "\#($0)", "text": "MonkeyChat Bobo hi \#($0)"}"# + "\n" }.joined()
+        Self.writeGzip(Array(text.utf8), to: good)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
+        try Data(bytes.prefix(bytes.count * 2 / 3)).write(to: URL(fileURLWithPath: path))
+        // What zlib can recover of the truncated stream, whole lines only.
+        let file = gzopen(path, "rb")!
+        var recovered: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
+            if n <= 0 { break }
+            recovered += chunk.prefix(Int(n))
+        }
+        gzclose(file)
+        let complete = recovered.filter { $0 == 0x0A }.count
+        #expect(complete > 0 && complete < 3000)
+
+        let processor = BatchLineProcessor(parser: try IntentParser(context: .demo), defaultLocale: "en-US")
+        var runner = BatchRunner(processor: processor, jobs: 2)
+        runner.chunkLines = 64
+        var input = try BatchInput(path: path)
+        let outPath = Self.temporary("out.jsonl")
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        #expect { _ = try runner.run(source: &input, output: out, progress: nil) } throws: { "\($0)".contains(path) && "\($0)".contains("truncated") }
+        try out.close()
+        let ids = try Data(contentsOf: URL(fileURLWithPath: outPath)).split(separator: 0x0A).map { (try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any])["id"] as? String }
+        #expect(ids == (0..<complete).map { String($0) })
+    }
+
+    @Test func concatenatedGzipMembersAreReadToTheEnd() throws {
+        let a = Self.temporary("a.gz"), b = Self.temporary("b.gz"), path = Self.temporary("ab.jsonl.gz")
+        Self.writeGzip(Array((0..<100).map { #"{"id": "a\#($0)", "text": "hi"}"# + "\n" }.joined().utf8), to: a)
+        Self.writeGzip(Array((0..<100).map { #"{"id": "b\#($0)", "text": "hi"}"# + "\n" }.joined().utf8), to: b)
+        try (Data(contentsOf: URL(fileURLWithPath: a)) + Data(contentsOf: URL(fileURLWithPath: b))).write(to: URL(fileURLWithPath: path))
+        let (lines, _, _) = try run(path, plainText: false)
+        #expect(lines.count == 200 && lines.last?["id"] as? String == "b99")
+    }
 }

@@ -72,6 +72,12 @@ struct Eval: ParsableCommand {
         return data
     }
 
+    /// Exit statuses: 0 measured and every gate passed; 1 a gate failed; 64 a usage or input
+    /// error (ArgumentParser's validation errors: a bad option, an unreadable corpus, nothing
+    /// to measure); 74 the reports or the summary could not be written.
+    static let gateFailure: Int32 = 1
+    static let ioFailure: Int32 = 74
+
     func validate() throws {
         if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) { throw ValidationError("--min-intent-accuracy must be between 0 and 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -95,19 +101,30 @@ struct Eval: ParsableCommand {
         } else {
             baselineReport = nil
         }
+        // The floors are read before the run: a broken file is told at once, not after it.
+        var floors: [String: EvaluationReport.Floors]?
+        if let thresholds {
+            do { floors = try JSONGuard.decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch let error as DecodingError {
+                throw ValidationError("cannot read the thresholds '\(thresholds)': \(LanguageResources.describe(error))")
+            } catch {
+                throw ValidationError("cannot read the thresholds '\(thresholds)': \(error.localizedDescription)")
+            }
+        }
         let parser = try resolveOptions.parser(contextOptions.load())
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
         var records: [AnnotatedRecord] = []
         let files: [String]
         do { files = try CorpusFiles.list(corpora) } catch { throw ValidationError("\(error)") }
         for file in files {
-            do {
-                records += try AnnotatedRecord.load(file).filter { record in
-                    let language = (try? ParlanceLocale(record.locale ?? "en").language) ?? ""
-                    return wanted.contains(language) && (!heldOut || FallbackTrainer.isAside(record.id))
+            let loaded: [AnnotatedRecord]
+            do { loaded = try AnnotatedRecord.load(file) } catch { throw ValidationError("\(error)") }
+            for record in loaded {
+                // A record no language can read is an error, not a record left out.
+                let language: String
+                do { language = try ParlanceLocale(record.locale ?? "en").language } catch {
+                    throw ValidationError("\(file): record \(record.id): \(error)")
                 }
-            } catch {
-                throw ValidationError("\(error)")
+                if wanted.contains(language), !heldOut || FallbackTrainer.isAside(record.id) { records.append(record) }
             }
         }
         // A gate with nothing to measure is no pass: no annotated record is an error.
@@ -127,24 +144,35 @@ struct Eval: ParsableCommand {
         if let baselineReport { report.compare(with: baselineReport) }
 
         let folder = URL(fileURLWithPath: out)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(report).write(to: folder.appendingPathComponent("report.json"))
-        try Data(report.markdown().utf8).write(to: folder.appendingPathComponent("report.md"))
-        try Data(report.html().utf8).write(to: folder.appendingPathComponent("report.html"))
-        try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl"))
-
+        // Reports that cannot be written, or a summary standard output cannot take, fail the
+        // run with the I/O exit status (74), never a silent 0.
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try encoder.encode(report).write(to: folder.appendingPathComponent("report.json"))
+            try Data(report.markdown().utf8).write(to: folder.appendingPathComponent("report.md"))
+            try Data(report.html().utf8).write(to: folder.appendingPathComponent("report.html"))
+            try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl"))
+        } catch {
+            FileHandle.standardError.write(Data("Error: cannot write the reports to '\(out)': \(error.localizedDescription)\n".utf8))
+            throw ExitCode(Self.ioFailure)
+        }
+        var summary: String
         switch format {
         case .json:
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            summary = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
         case .table:
-            print(report.markdownSummary().joined(separator: "\n"))
+            summary = report.markdownSummary().joined(separator: "\n") + "\n"
             if showErrors {
                 for (tag, l) in report.locales.sorted(by: { $0.key < $1.key }) {
-                    for e in l.errors { print("- \(tag) \(e.id): \(e.text)\n    expected: \(e.expected)\n    got:      \(e.predicted)") }
+                    for e in l.errors { summary += "- \(tag) \(e.id): \(e.text)\n    expected: \(e.expected)\n    got:      \(e.predicted)\n" }
                 }
             }
+        }
+        do { try FileHandle.standardOutput.write(contentsOf: Data(summary.utf8)) } catch {
+            FileHandle.standardError.write(Data("Error: cannot write to standard output: \(error.localizedDescription)\n".utf8))
+            throw ExitCode(Self.ioFailure)
         }
         FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html} and errors.jsonl\n".utf8))
         let failures = outcomes.filter { $0.error != nil }.count
@@ -157,15 +185,11 @@ struct Eval: ParsableCommand {
                 failed = true
             }
         }
-        if let thresholds {
-            let floors: [String: EvaluationReport.Floors]
-            do { floors = try JSONGuard.decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch {
-                throw ValidationError("cannot read the thresholds '\(thresholds)': \(error)")
-            }
+        if let floors {
             let below = report.belowFloors(floors)
             for line in below { FileHandle.standardError.write(Data("below the recorded floor: \(line)\n".utf8)) }
             if !below.isEmpty { failed = true }
         }
-        if failed { throw ExitCode(1) }
+        if failed { throw ExitCode(Self.gateFailure) }
     }
 }

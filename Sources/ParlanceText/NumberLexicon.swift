@@ -84,9 +84,10 @@ struct NumberLexicon: Sendable {
         // utterance, so that a run of the same number words ("thousand thousand …") costs
         // a few calls, not several per word.
         var memo: [String: String?] = [:]
+        var budget = Self.lenientCallsPerUtterance
         var i = 0
         while i < stream.count {
-            if let match = digits(at: i, in: stream, decimal: decimal) ?? words(at: i, in: stream, memo: &memo) {
+            if let match = digits(at: i, in: stream, decimal: decimal) ?? words(at: i, in: stream, memo: &memo, budget: &budget) {
                 matches.append(match)
                 i = match.end
             } else {
@@ -119,10 +120,10 @@ struct NumberLexicon: Sendable {
         return NumberMatch(start: i, end: end, value: value, isDigits: true, isWeak: false)
     }
 
-    private func words(at i: Int, in stream: TokenStream, memo: inout [String: String?]) -> NumberMatch? {
+    private func words(at i: Int, in stream: TokenStream, memo: inout [String: String?], budget: inout Int) -> NumberMatch? {
         let first = stream.keys[i]
         if !vocabulary.contains(first) || connectors.contains(first) {
-            return compound(at: i, in: stream, memo: &memo)
+            return compound(at: i, in: stream, memo: &memo, budget: &budget)
         }
         // The run of number words (a connector only between two of them).
         var end = i
@@ -135,21 +136,21 @@ struct NumberLexicon: Sendable {
             let key = stream.keys[i..<(i + length)].joined(separator: " ")
             guard let value = table[key] else { continue }
             // A longer run the table lacks ("two thousand five hundred"): ask ICU.
-            if end - i > length, let longer = lenientParse(stream, i, end, memo: &memo), longer.end > i + length {
+            if end - i > length, let longer = lenientParse(stream, i, end, memo: &memo, budget: &budget), longer.end > i + length {
                 return longer
             }
             let weak = length == 1 && weakWords.contains(key)
             return NumberMatch(start: i, end: i + length, value: value, isDigits: false, isWeak: weak)
         }
-        return end - i > 1 ? lenientParse(stream, i, end, memo: &memo) : nil
+        return end - i > 1 ? lenientParse(stream, i, end, memo: &memo, budget: &budget) : nil
     }
 
     /// A single word that contains a number word without being in the table, as German
     /// compounds do ("zweitausendfünfhundert").
-    private func compound(at i: Int, in stream: TokenStream, memo: inout [String: String?]) -> NumberMatch? {
+    private func compound(at i: Int, in stream: TokenStream, memo: inout [String: String?], budget: inout Int) -> NumberMatch? {
         let key = stream.keys[i]
         guard key.count >= 8, stream.token(i).kind == .word, isMadeOfNumberWords(key),
-            let decimal = parseWhole(stream.token(i).normalized, memo: &memo), let value = Decimal(string: decimal)
+            let decimal = parseWhole(stream.token(i).normalized, memo: &memo, budget: &budget), let value = Decimal(string: decimal)
         else { return nil }
         return NumberMatch(start: i, end: i + 1, value: value, isDigits: false, isWeak: false)
     }
@@ -168,20 +169,27 @@ struct NumberLexicon: Sendable {
         return reachable[characters.count]
     }
 
-    /// ICU's lenient parse of a whole text, asked once per text and utterance.
-    private func parseWhole(_ text: String, memo: inout [String: String?]) -> String? {
+    /// How many texts one utterance may ask ICU's lenient parse about (a millisecond or so
+    /// each): past it, numbers come from the table alone, so no utterance of number words
+    /// costs more than a few tens of milliseconds. Real requests ask a handful.
+    static let lenientCallsPerUtterance = 48
+
+    /// ICU's lenient parse of a whole text, asked once per text and utterance, within the budget.
+    private func parseWhole(_ text: String, memo: inout [String: String?], budget: inout Int) -> String? {
         if let known = memo[text] { return known }
+        guard budget > 0 else { return nil }
+        budget -= 1
         let parsed = lenient?.parseWhole(text)
         memo[text] = parsed
         return parsed
     }
 
     /// The longest prefix of units [start, end) that ICU's lenient parse reads completely.
-    private func lenientParse(_ stream: TokenStream, _ start: Int, _ end: Int, memo: inout [String: String?]) -> NumberMatch? {
+    private func lenientParse(_ stream: TokenStream, _ start: Int, _ end: Int, memo: inout [String: String?], budget: inout Int) -> NumberMatch? {
         guard lenient != nil else { return nil }
         for last in stride(from: end, to: start + 1, by: -1) {
             let text = (start..<last).map { stream.token($0).normalized }.joined(separator: " ")
-            if let decimal = parseWhole(text, memo: &memo), let value = Decimal(string: decimal) {
+            if let decimal = parseWhole(text, memo: &memo, budget: &budget), let value = Decimal(string: decimal) {
                 return NumberMatch(start: start, end: last, value: value, isDigits: false, isWeak: false)
             }
         }

@@ -64,7 +64,13 @@ public struct ParserContext: Sendable, Decodable {
             if app.intents.isEmpty, app.intentDefinition == nil {
                 throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)': no intents (an app without intents goes in installedApps)")
             }
+            // A vocabulary type nothing reads (a typo such as "contactNames") would be ignored
+            // silently: the catalogue's types and those of the context's custom intents only.
+            let known = Set(IntentCatalogue.standard.vocabularyTypes).union(apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
             for (key, vocabularies) in [("userVocabulary", app.userVocabulary), ("appVocabularyItems", app.appVocabularyItems)] {
+                for type in vocabularies.keys.sorted() where !known.contains(type) {
+                    throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)'.\(key): no vocabulary type '\(type)' (known: \(known.sorted().joined(separator: ", ")))")
+                }
                 for (type, items) in vocabularies.sorted(by: { $0.key < $1.key }) {
                     var seen = Set<String>()
                     for item in items where !seen.insert(item.id).inserted {

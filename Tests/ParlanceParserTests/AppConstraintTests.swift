@@ -107,6 +107,7 @@ import ParlanceText
         (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "chatter box", "intents": ["startCall"]}]}"#, "also the name of apps[0]"),
         (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "Dialer", "alternativeNames": [{"name": "CHATTERBOX"}], "intents": ["startCall"]}]}"#, "also the name of apps[0]"),
         (#"{"apps": [{"name": "Chatterbox", "intents": []}]}"#, "no intents"),
+        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactNames": ["Nadia"]}}]}"#, "no vocabulary type 'contactNames'"),
         (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": [{"id": "n1", "phrase": "Nadia"}, {"id": "n1", "phrase": "Rob"}]}}]}"#, "two items have the id 'n1'"),
     ])
     func contextsThatCannotBeMeantAreErrors(json: String, message: String) throws {

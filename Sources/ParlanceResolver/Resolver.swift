@@ -73,8 +73,12 @@ public final class Resolver: Sendable {
             if let appSet, !appSet.items.isEmpty { searched.append((app, appSet, false)) }
         }
         guard !searched.isEmpty else {
-            let owner = apps.count == 1 ? apps[0] : "no app"
-            return Answer(resolution: Resolution(kind: .unsupported, reason: "\(owner) has no \(type) vocabulary"), candidates: [])
+            let reason = switch apps.count {
+            case 0: "no app handles it, so there is no \(type) vocabulary"
+            case 1: "\(apps[0]) has no \(type) vocabulary"
+            default: "none of \(apps.joined(separator: ", ")) has a \(type) vocabulary"
+            }
+            return Answer(resolution: Resolution(kind: .unsupported, reason: reason), candidates: [])
         }
         return try resolve(said, in: searched, type: type, language: language, donated: donated)
     }

@@ -87,6 +87,9 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
         // A line is held up to one byte past the limit, enough to be told too long: an
         // oversized line is skipped to its end, never held whole.
         let held = BatchLineProcessor.maxLineBytes + 1
+        func hold(_ bytes: ArraySlice<UInt8>) {
+            carry.append(contentsOf: bytes.prefix(max(0, held - carry.count)))
+        }
         while true {
             let bytes: [UInt8]
             do { bytes = try input.read(upTo: 1 << 20) } catch {
@@ -98,7 +101,7 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             if bytes.isEmpty { break }
             var start = 0
             for (i, byte) in bytes.enumerated() where byte == 0x0A {
-                carry.append(contentsOf: bytes[start..<min(i, start + max(0, held - carry.count))])
+                hold(bytes[start..<i])
                 var line = carry
                 carry.removeAll(keepingCapacity: true)
                 if line.last == 0x0D { line.removeLast() }
@@ -106,7 +109,7 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
                 start = i + 1
                 if pending.count >= chunkLines { try flush() }
             }
-            carry.append(contentsOf: bytes[start..<min(bytes.count, start + max(0, held - carry.count))])
+            hold(bytes[start...])
         }
         if !carry.isEmpty { pending.append(carry.last == 0x0D ? Array(carry.dropLast()) : carry) }
         try flush()

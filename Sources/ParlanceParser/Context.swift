@@ -53,6 +53,9 @@ public struct ParserContext: Sendable, Decodable {
         // Apps are told apart by name: two with the same name (up to case, accents, spaces)
         // would be one app to the parser.
         var named: [String: Int] = [:]
+        // A vocabulary type nothing reads (a typo such as "contactNames") would be ignored
+        // silently: the catalogue's types and those of the context's custom intents only.
+        let known = Set(IntentCatalogue.standard.vocabularyTypes).union(apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
         for (a, app) in apps.enumerated() {
             for name in app.allNames {
                 let key = IntentParser.compact(TextNormalizer.key(name))
@@ -64,9 +67,6 @@ public struct ParserContext: Sendable, Decodable {
             if app.intents.isEmpty, app.intentDefinition == nil {
                 throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)': no intents (an app without intents goes in installedApps)")
             }
-            // A vocabulary type nothing reads (a typo such as "contactNames") would be ignored
-            // silently: the catalogue's types and those of the context's custom intents only.
-            let known = Set(IntentCatalogue.standard.vocabularyTypes).union(apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
             for (key, vocabularies) in [("userVocabulary", app.userVocabulary), ("appVocabularyItems", app.appVocabularyItems)] {
                 for type in vocabularies.keys.sorted() where !known.contains(type) {
                     throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)'.\(key): no vocabulary type '\(type)' (known: \(known.sorted().joined(separator: ", ")))")

@@ -166,10 +166,7 @@ extension IntentParser {
         let confidence = (p[best] * 1000).rounded() / 1000
         var parameters: [Parameter] = []
         var occupied: [Span] = []
-        let text = { (range: Range<Int>) -> (String, Span) in
-            let span = Span(units[range.lowerBound].token.span.start, units[range.upperBound - 1].token.span.end)
-            return (String(String.UnicodeScalarView(scalars[span.start..<span.end])), span)
-        }
+        let text = { (range: Range<Int>) in Self.said(range, units: units, scalars: scalars) }
         for p in entry.intent.parameters {
             switch p.type {
             case .enum, .boolean:

@@ -34,12 +34,13 @@ extension IntentParser {
                 notes.append("'\(p.raw)' is no \(p.name): only function words")
                 continue
             }
-            let trimmed = Span(u.units[kept.lowerBound].token.span.start, u.units[kept.upperBound - 1].token.span.end)
-            let raw = String(String.UnicodeScalarView(u.scalars[trimmed.start..<trimmed.end]))
+            let (raw, trimmed) = u.said(kept)
             parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
         }
         if let note = relocated(&parameters, spec: spec, u) { notes.append(note) }
-        if let note = placeTypedValues(&parameters, spec: spec, u) { notes.append(note) }
+        let mentioned = u.mentions.map { u.said($0.range).span }
+        let placed = placeTypedValues(&parameters, spec: spec, entities: u.entities, avoiding: mentioned, numbers: false)
+        if !placed.isEmpty { notes.append("typed values no parameter held: " + placed.joined(separator: ", ")) }
         for own in spec.parameters where own.type == .enum && u.grammar.cues[own.name] != nil && !parameters.contains(where: { $0.name == own.name }) {
             if let note = implied(own, spec: spec, into: &parameters, u) { notes.append(note) }
         }
@@ -51,6 +52,12 @@ extension IntentParser {
         return ParseResult(intent: frame, alternatives: result.alternatives, reason: result.reason,
                            explanation: Explanation(decidedBy: e.decidedBy, source: e.source, score: e.score, appMention: e.appMention, notes: e.notes + notes),
                            shortcut: result.shortcut, unavailableApp: result.unavailableApp)
+    }
+
+    /// The words of units `range` as said, and their span.
+    static func said(_ range: Range<Int>, units: [MatchUnit], scalars: [Unicode.Scalar]) -> (raw: String, span: Span) {
+        let span = Span(units[range.lowerBound].token.span.start, units[range.upperBound - 1].token.span.end)
+        return (String(String.UnicodeScalarView(scalars[span.start..<span.end])), span)
     }
 
     /// The units a span covers.
@@ -133,15 +140,13 @@ extension IntentParser {
                 parameters.remove(at: index)
             } else if found.range.lowerBound <= range.lowerBound || found.range.upperBound >= range.upperBound {
                 let rest = found.range.lowerBound <= range.lowerBound ? found.range.upperBound..<range.upperBound : range.lowerBound..<found.range.lowerBound
-                let span = Span(u.units[rest.lowerBound].token.span.start, u.units[rest.upperBound - 1].token.span.end)
-                let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
+                let (raw, span) = u.said(rest)
                 parameters[index] = Parameter(name: q.name, value: .text(raw), raw: raw, span: span)
             } else {
                 return nil
             }
         }
-        let span = Span(u.units[found.range.lowerBound].token.span.start, u.units[found.range.upperBound - 1].token.span.end)
-        let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
+        let (raw, span) = u.said(found.range)
         parameters.append(Parameter(name: p.name, value: .enumCase(found.value), raw: raw, span: span))
         return "'\(raw)' implies \(p.name) \(found.value)" + (found.cue ? " (a cue)" : "")
     }
@@ -158,6 +163,10 @@ extension IntentParser {
         let keys = { (p: Parameter) -> ArraySlice<String> in
             p.span.map { u.units[self.unitRange(of: $0, in: u.units)].map(\.key)[...] } ?? []
         }
+        // Whether the vocabulary of a parameter knows the words.
+        let known = { (p: ParameterSpec, words: ArraySlice<String>) in p.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false }
+        // The person parameter a name can still go to.
+        func person() -> ParameterSpec? { spec.parameters.first { s in s.type == .person && (s.list || !parameters.contains { $0.name == s.name }) } }
         var notes: [String] = []
         for (index, p) in parameters.enumerated() {
             guard let own = spec.parameter(p.name), case .text = p.value else { continue }
@@ -166,29 +175,26 @@ extension IntentParser {
             switch own.type {
             case .person:
                 guard let place = spec.parameters.first(where: { $0.type == .place && !$0.list }), !parameters.contains(where: { $0.name == place.name }),
-                      places.contains(words), !(own.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false) else { continue }
+                      places.contains(words), !known(own, words) else { continue }
                 parameters[index] = Parameter(name: place.name, value: p.value, raw: p.raw, span: p.span)
                 notes.append("'\(p.raw)' is a place, not a person the user knows: \(place.name)")
             case .string where p.name == "searchTerms":
                 // A person the user knows, said as a subject ("a slideshow of Marta Ruiz's photos").
                 let name = words.last == "'s" || words.last == "s" ? words.dropLast() : words
-                guard !name.isEmpty, let person = spec.parameters.first(where: { s in s.type == .person && (s.list || !parameters.contains(where: { q in q.name == s.name })) }),
-                      let vocabulary = person.vocabulary.flatMap({ u.vocabularies[$0] }), vocabulary.contains(name) else { continue }
+                guard !name.isEmpty, let person = person(), known(person, name) else { continue }
                 let range = unitRange(of: p.span!, in: u.units)
-                let span = Span(u.units[range.lowerBound].token.span.start, u.units[range.lowerBound + name.count - 1].token.span.end)
-                let raw = String(String.UnicodeScalarView(u.scalars[span.start..<span.end]))
+                let (raw, span) = u.said(range.lowerBound..<(range.lowerBound + name.count))
                 parameters[index] = Parameter(name: person.name, value: .text(raw), raw: raw, span: span)
                 notes.append("'\(p.raw)' names a person the user knows: \(person.name)")
             case .place:
                 // A person the user knows, said where a place could stand ("foto di Rob al mare").
-                if let person = spec.parameters.first(where: { s in s.type == .person && (s.list || !parameters.contains(where: { q in q.name == s.name })) }),
-                   let vocabulary = person.vocabulary.flatMap({ u.vocabularies[$0] }), vocabulary.contains(words), !places.contains(words) {
+                if let person = person(), known(person, words), !places.contains(words) {
                     parameters[index] = Parameter(name: person.name, value: p.value, raw: p.raw, span: p.span)
                     notes.append("'\(p.raw)' is a person the user knows, not a place: \(person.name)")
                     continue
                 }
                 guard let terms = spec.parameter("searchTerms"), terms.type == .string, !places.contains(words), sets["tag"]?.contains(words) == true,
-                      !(own.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false) else { continue }
+                      !known(own, words) else { continue }
                 parameters[index] = Parameter(name: terms.name, value: p.value, raw: p.raw, span: p.span)
                 notes.append("'\(p.raw)' is a subject, not a place: \(terms.name)")
             default:
@@ -198,14 +204,16 @@ extension IntentParser {
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
-    /// Typed values of the text layer that no parameter holds go to the intent's parameter of
-    /// their type when it has none ("snapshelf last wednesday selfies" → dateCreated; "an hour of
-    /// strength training" → goalValue 1, hour), as the trained tier places them.
-    func placeTypedValues(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> String? {
+    /// Typed values of the text layer that no parameter (and no span of `avoiding`) holds go to
+    /// the intent's parameter of their type when it has none: a duration, distance or energy to
+    /// goalValue and its unit; an amount, a date or a time to the parameter of that type;
+    /// numbers too when `numbers` ("an hour of strength training" → goalValue 1, hour;
+    /// "snapshelf last wednesday selfies" → dateCreated). The trained tier places its typed
+    /// values so, and the refinement what a template left. Returns the names set.
+    func placeTypedValues(_ parameters: inout [Parameter], spec: IntentSpec, entities: [Entity], avoiding: [Span] = [], numbers: Bool) -> [String] {
         var placed: [String] = []
-        let mentioned = u.mentions.map { m in Span(u.units[m.range.lowerBound].token.span.start, u.units[m.range.upperBound - 1].token.span.end) }
-        for entity in u.entities {
-            let taken = parameters.compactMap(\.span) + mentioned
+        for entity in entities {
+            let taken = parameters.compactMap(\.span) + avoiding
             guard !taken.contains(where: { $0.start < entity.span.end && entity.span.start < $0.end }) else { continue }
             let used = Set(parameters.map(\.name))
             switch entity.value {
@@ -214,21 +222,23 @@ extension IntentParser {
                 parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
                 parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
                 placed.append("goalValue")
-            case .date, .dateRange, .dateTime, .currencyAmount:
+            case .number where !numbers:
+                continue
+            case .number, .date, .dateRange, .dateTime, .currencyAmount:
                 let target = spec.parameters.first { p in
                     guard !used.contains(p.name) else { return false }
                     switch (entity.type, p.type) {
-                    case (.currencyAmount, .currencyAmount), (.date, .dateRange), (.dateRange, .dateRange), (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
+                    case (.currencyAmount, .currencyAmount), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
+                         (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
+                    case (.number, .number): return p.name != "goalValue"
                     default: return false
                     }
                 }
                 guard let p = target else { continue }
                 parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
                 placed.append(p.name)
-            case .number:
-                continue
             }
         }
-        return placed.isEmpty ? nil : "typed values no parameter held: " + placed.joined(separator: ", ")
+        return placed
     }
 }

@@ -23,6 +23,9 @@ struct Utterance {
     var appInNames = false
 
     var grammar: LanguageGrammar { language.grammar }
+
+    /// The words of units `range` as said, and their span.
+    func said(_ range: Range<Int>) -> (raw: String, span: Span) { IntentParser.said(range, units: units, scalars: scalars) }
     var vocabularies: [String: PhraseSet] { language.vocabularies }
     var custom: CustomGrammar { language.custom }
 }

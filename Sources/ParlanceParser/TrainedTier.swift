@@ -142,41 +142,13 @@ extension IntentParser {
                 let name = String(labels[i].dropFirst(2))
                 var end = i + 1
                 while end < labels.count, labels[end] == "I-" + name { end += 1 }
-                let span = Span(units[i].token.span.start, units[end - 1].token.span.end)
-                let raw = String(String.UnicodeScalarView(scalars[span.start..<span.end]))
+                let (raw, span) = Self.said(i..<end, units: units, scalars: scalars)
                 parameters.append(Parameter(name: name, value: .text(raw), raw: raw, span: span))
                 i = end
             }
         }
-        let taken = parameters.compactMap(\.span)
         // Typed values from the text layer, by type, outside the tagged words.
-        var used = Set(parameters.map(\.name))
-        for entity in entities where !taken.contains(where: { $0.start < entity.span.end && entity.span.start < $0.end }) {
-            if case .duration = entity.value, spec.parameter("goalValue") != nil, !used.contains("goalValue") {
-                appendGoal(entity, to: &parameters, used: &used)
-                continue
-            }
-            if case .distance = entity.value, spec.parameter("goalValue") != nil, !used.contains("goalValue") {
-                appendGoal(entity, to: &parameters, used: &used)
-                continue
-            }
-            if case .energy = entity.value, spec.parameter("goalValue") != nil, !used.contains("goalValue") {
-                appendGoal(entity, to: &parameters, used: &used)
-                continue
-            }
-            let target = spec.parameters.first { p in
-                guard !used.contains(p.name) else { return false }
-                switch (entity.type, p.type) {
-                case (.currencyAmount, .currencyAmount), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
-                     (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
-                case (.number, .number): return p.name != "goalValue"
-                default: return false
-                }
-            }
-            guard let p = target else { continue }
-            used.insert(p.name)
-            parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
-        }
+        _ = placeTypedValues(&parameters, spec: spec, entities: entities, numbers: true)
         // Enum values from the language's lexicon, outside tagged and typed words.
         let keys = units.map(\.key)
         let occupied = parameters.compactMap(\.span)
@@ -185,9 +157,8 @@ extension IntentParser {
             var start = 0
             while start < keys.count {
                 guard let (end, value, exact) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }), exact else { start += 1; continue }
-                let span = Span(units[start].token.span.start, units[end - 1].token.span.end)
+                let (raw, span) = Self.said(start..<end, units: units, scalars: scalars)
                 if !occupied.contains(where: { $0.start < span.end && span.start < $0.end }) {
-                    let raw = String(String.UnicodeScalarView(scalars[span.start..<span.end]))
                     parameters.append(Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
                     if !p.list { break }
                 }
@@ -203,18 +174,6 @@ extension IntentParser {
         }
         return ParseResult(intent: frame, alternatives: Array(alternatives), reason: nil, explanation: Explanation(
             decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
-    }
-
-    private func appendGoal(_ entity: Entity, to parameters: inout [Parameter], used: inout Set<String>) {
-        switch entity.value {
-        case .duration(let m), .distance(let m), .energy(let m):
-            parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
-            parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
-            used.insert("goalValue")
-            used.insert("workoutGoalUnitType")
-        default:
-            break
-        }
     }
 
     // MARK: - Training

@@ -83,11 +83,10 @@ struct NumberLexicon: Sendable {
         // ICU's lenient parse is slow (milliseconds a call): each text is asked once per
         // utterance, so that a run of the same number words ("thousand thousand …") costs
         // a few calls, not several per word.
-        var memo: [String: String?] = [:]
-        var budget = Self.lenientCallsPerUtterance
+        var calls = LenientCalls()
         var i = 0
         while i < stream.count {
-            if let match = digits(at: i, in: stream, decimal: decimal) ?? words(at: i, in: stream, memo: &memo, budget: &budget) {
+            if let match = digits(at: i, in: stream, decimal: decimal) ?? words(at: i, in: stream, calls: &calls) {
                 matches.append(match)
                 i = match.end
             } else {
@@ -120,10 +119,10 @@ struct NumberLexicon: Sendable {
         return NumberMatch(start: i, end: end, value: value, isDigits: true, isWeak: false)
     }
 
-    private func words(at i: Int, in stream: TokenStream, memo: inout [String: String?], budget: inout Int) -> NumberMatch? {
+    private func words(at i: Int, in stream: TokenStream, calls: inout LenientCalls) -> NumberMatch? {
         let first = stream.keys[i]
         if !vocabulary.contains(first) || connectors.contains(first) {
-            return compound(at: i, in: stream, memo: &memo, budget: &budget)
+            return compound(at: i, in: stream, calls: &calls)
         }
         // The run of number words (a connector only between two of them).
         var end = i
@@ -136,21 +135,21 @@ struct NumberLexicon: Sendable {
             let key = stream.keys[i..<(i + length)].joined(separator: " ")
             guard let value = table[key] else { continue }
             // A longer run the table lacks ("two thousand five hundred"): ask ICU.
-            if end - i > length, let longer = lenientParse(stream, i, end, memo: &memo, budget: &budget), longer.end > i + length {
+            if end - i > length, let longer = lenientParse(stream, i, end, calls: &calls), longer.end > i + length {
                 return longer
             }
             let weak = length == 1 && weakWords.contains(key)
             return NumberMatch(start: i, end: i + length, value: value, isDigits: false, isWeak: weak)
         }
-        return end - i > 1 ? lenientParse(stream, i, end, memo: &memo, budget: &budget) : nil
+        return end - i > 1 ? lenientParse(stream, i, end, calls: &calls) : nil
     }
 
     /// A single word that contains a number word without being in the table, as German
     /// compounds do ("zweitausendfünfhundert").
-    private func compound(at i: Int, in stream: TokenStream, memo: inout [String: String?], budget: inout Int) -> NumberMatch? {
+    private func compound(at i: Int, in stream: TokenStream, calls: inout LenientCalls) -> NumberMatch? {
         let key = stream.keys[i]
         guard key.count >= 8, stream.token(i).kind == .word, isMadeOfNumberWords(key),
-            let decimal = parseWhole(stream.token(i).normalized, memo: &memo, budget: &budget), let value = Decimal(string: decimal)
+            let decimal = parseWhole(stream.token(i).normalized, calls: &calls), let value = Decimal(string: decimal)
         else { return nil }
         return NumberMatch(start: i, end: i + 1, value: value, isDigits: false, isWeak: false)
     }
@@ -174,22 +173,28 @@ struct NumberLexicon: Sendable {
     /// costs more than a few tens of milliseconds. Real requests ask a handful.
     static let lenientCallsPerUtterance = 48
 
+    /// What one utterance has asked ICU's lenient parse: the answers, and the calls left.
+    struct LenientCalls {
+        var answers: [String: String?] = [:]
+        var left = NumberLexicon.lenientCallsPerUtterance
+    }
+
     /// ICU's lenient parse of a whole text, asked once per text and utterance, within the budget.
-    private func parseWhole(_ text: String, memo: inout [String: String?], budget: inout Int) -> String? {
-        if let known = memo[text] { return known }
-        guard budget > 0 else { return nil }
-        budget -= 1
+    private func parseWhole(_ text: String, calls: inout LenientCalls) -> String? {
+        if let known = calls.answers[text] { return known }
+        guard calls.left > 0 else { return nil }
+        calls.left -= 1
         let parsed = lenient?.parseWhole(text)
-        memo[text] = parsed
+        calls.answers[text] = parsed
         return parsed
     }
 
     /// The longest prefix of units [start, end) that ICU's lenient parse reads completely.
-    private func lenientParse(_ stream: TokenStream, _ start: Int, _ end: Int, memo: inout [String: String?], budget: inout Int) -> NumberMatch? {
+    private func lenientParse(_ stream: TokenStream, _ start: Int, _ end: Int, calls: inout LenientCalls) -> NumberMatch? {
         guard lenient != nil else { return nil }
         for last in stride(from: end, to: start + 1, by: -1) {
             let text = (start..<last).map { stream.token($0).normalized }.joined(separator: " ")
-            if let decimal = parseWhole(text, memo: &memo, budget: &budget), let value = Decimal(string: decimal) {
+            if let decimal = parseWhole(text, calls: &calls), let value = Decimal(string: decimal) {
                 return NumberMatch(start: start, end: last, value: value, isDigits: false, isWeak: false)
             }
         }

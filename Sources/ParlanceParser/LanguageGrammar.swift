@@ -52,6 +52,8 @@ final class LanguageGrammar: Sendable {
     let fillers: Set<String>
     /// Words of the wake phrase ("hey", "siri", "oye"): what may come before a request.
     let wakeWords: Set<String>
+    /// Possessive endings written as a word of their own ("'s" of "Marta's").
+    let possessives: Set<String>
     /// Phrases that open a request of another kind ("remind me", "set an alarm").
     let elsewhere: PhraseSet
     let conjunctions: Set<String>
@@ -195,6 +197,7 @@ final class LanguageGrammar: Sendable {
         }
         self.fillers = fillers
         self.wakeWords = Set((lexicon.wakeWords ?? []).flatMap(keys))
+        self.possessives = Set(lexicon.possessives ?? [])
         var elsewhere = PhraseSet()
         for phrase in lexicon.elsewhere ?? [] { elsewhere.insert(keys(phrase)) }
         self.elsewhere = elsewhere
@@ -279,6 +282,8 @@ final class LanguageGrammar: Sendable {
         /// Single words.
         var fillers: [String]?
         var wakeWords: [String]?
+        /// Unit keys, as the tokenizer gives them ("'s").
+        var possessives: [String]?
         /// Phrases that open a request of another kind ("remind me", "set an alarm").
         var elsewhere: [String]?
         var notNames: [String]

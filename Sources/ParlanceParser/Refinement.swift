@@ -180,7 +180,7 @@ extension IntentParser {
                 notes.append("'\(p.raw)' is a place, not a person the user knows: \(place.name)")
             case .string where p.name == "searchTerms":
                 // A person the user knows, said as a subject ("a slideshow of Marta Ruiz's photos").
-                let name = words.last == "'s" || words.last == "s" ? words.dropLast() : words
+                let name = words.last.map(u.grammar.possessives.contains) == true ? words.dropLast() : words
                 guard !name.isEmpty, let person = person(), known(person, name) else { continue }
                 let range = unitRange(of: p.span!, in: u.units)
                 let (raw, span) = u.said(range.lowerBound..<(range.lowerBound + name.count))

@@ -253,7 +253,15 @@ struct AutomatonMatcher {
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         self.bend = bend
+        // A name is what the request is about, never a filler: a capitalized word after the
+        // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
+        self.skippable = bend ? oracle.units.indices.map { i in
+            oracle.capitalizedNouns || i == 0 || oracle.units[i].sentenceBefore || !(oracle.units[i].token.text.first?.isUppercase ?? false)
+        } : []
     }
+
+    /// Per unit, whether a bending path may skip it.
+    let skippable: [Bool]
 
     func run(start: Int, accepting: Set<Int>, from: Int, to: Int) -> [Int: MatchPath] {
         let length = to - from
@@ -294,7 +302,7 @@ struct AutomatonMatcher {
                 }
                 // Templates bend: a word none of them has here is skipped, at a cost. Only
                 // where a template word is expected next, so free slots keep their words.
-                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, !closure.words.isEmpty, (closure.words[unit] ?? []).isEmpty {
+                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !closure.words.isEmpty, (closure.words[unit] ?? []).isEmpty {
                     advance(&agenda, offset + 1, state, MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path))
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.

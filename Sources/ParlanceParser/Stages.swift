@@ -323,7 +323,14 @@ struct DecisionStage: ParseStage {
         // A template reading of a request that names no app, which the trained tier is sure is
         // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
         if u.mentions.isEmpty, !u.appInNames {
-            let ranked = IntentParser.distribution(model, features: features, allowed: nil)
+            // A well-known place the template read is no evidence of what the request is ("a
+            // taxi to the grocery store": public corpora ask many other things of groceries):
+            // the trained tier judges the other words.
+            let known = Self.knownPlaceUnits(frame, u, parser.catalogue)
+            let vetoFeatures = known.isEmpty ? features
+                : parser.classifierFeatures(units: u.units.indices.filter { !known.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
+                                            grammar: u.grammar, vocabularies: u.vocabularies)
+            let ranked = IntentParser.distribution(model, features: vetoFeatures, allowed: nil)
             let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
             // A template that had to bend is weaker evidence: the trained tier need only find
             // "none" likelier than anything else ("J'ai pris plein de photos à Lyon").
@@ -351,5 +358,25 @@ struct DecisionStage: ParseStage {
         let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: Array(u.mentions.prefix(1)), scalars: u.scalars, grammar: u.grammar,
                                            vocabularies: u.vocabularies, notes: decided.explanation.notes + [note])
         return trained.intent?.name == top.label ? trained : decided
+    }
+
+    /// The units of the frame's places that are places the language's gazetteers know (the
+    /// value as said, or with the word before it: "the grocery store").
+    static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ catalogue: IntentCatalogue) -> Set<Int> {
+        guard let spec = catalogue.intent(frame.name) else { return [] }
+        let sets = u.language.gazetteerSets()
+        let places = [sets["place"], sets[IntentParser.LanguageCache.knownPlaces]].compactMap { $0 }
+        var known: Set<Int> = []
+        for p in frame.parameters {
+            guard let span = p.span, spec.parameter(p.name)?.type == .place else { continue }
+            let inside = u.units.indices.filter { span.start <= u.units[$0].token.span.start && u.units[$0].token.span.end <= span.end }
+            guard let first = inside.first else { continue }
+            let keys = inside.map { u.units[$0].key }
+            let withBefore = first > 0 ? [u.units[first - 1].key] + keys : keys
+            if places.contains(where: { $0.longestMatch(keys, at: 0) == keys.count || (first > 0 && $0.longestMatch(withBefore, at: 0) == withBefore.count) }) {
+                known.formUnion(inside)
+            }
+        }
+        return known
     }
 }

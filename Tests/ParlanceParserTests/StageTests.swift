@@ -101,6 +101,21 @@ import ParlanceText
         #expect(result.explanation.notes.contains { $0.contains("bent") } && result.explanation.notes.contains { $0.contains("vetoed") }, "\(result.explanation)")
     }
 
+    @Test func aWellKnownPlaceIsNoEvidenceForTheVeto() throws {
+        let parser = try IntentParser(context: .demo)
+        let text = "get me a cab to the grocery store"
+        let result = try parser.parse(text, locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+        let frame = try #require(result.intent, "\(result.explanation)")
+        #expect(frame.name == "requestRide")
+        // The place's words (a gazetteer place) are left out of what the veto reads; a place the
+        // gazetteers do not know is kept.
+        let u = try utterance(text, parser)
+        #expect(DecisionStage.knownPlaceUnits(frame, u, parser.catalogue).map { u.units[$0].key }.sorted() == ["grocery", "store"])
+        let other = "get me a cab to the old quarry"
+        let otherFrame = try #require(try parser.parse(other, locale: ParlanceLocale("en-US"), referenceTime: Self.time).intent)
+        #expect(DecisionStage.knownPlaceUnits(otherFrame, try utterance(other, parser), parser.catalogue).isEmpty)
+    }
+
     @Test(arguments: [
         ("en-US", "set an alarm to call mom"), ("en-US", "hey siri, wake me up at seven to call Bobo"),
         ("es-ES", "Oye, recuérdame llamar a Bobo mañana"), ("fr-FR", "Rappelle-moi de payer Bobo ce soir"),
@@ -153,6 +168,19 @@ import ParlanceText
         #expect(frame.values("dropOffLocation").map(\.raw) == ["airport"])
         #expect(result.explanation.decidedBy == "template")
         #expect(result.explanation.notes.contains { $0.contains("the template bent: 1 word") }, "\(result.explanation.notes)")
+    }
+
+    @Test func aCapitalizedWordIsANameNotAFiller() throws {
+        // Lower case, "nice" is a filler the template skips; capitalized mid-sentence it is a
+        // name (the city), and no template reads the request by skipping it.
+        let named = try parse("book me a Nice cab to the airport")
+        #expect(!named.explanation.notes.contains { $0.contains("the template bent") }, "\(named.explanation)")
+        // In German every noun is capitalized: capitals say nothing, and the word is skipped.
+        let parser = try IntentParser(context: Self.context)
+        let u = try StageTests().utterance("bestell mir ein Taxi Schatz zum Flughafen", parser, locale: "de-DE")
+        let bent = parser.readings(u).flatMap { parser.templateCandidates($0, u, bend: true) }
+        let plain = parser.readings(u).flatMap { parser.templateCandidates($0, u, bend: false) }
+        #expect(bent.contains { $0.name == "requestRide" } && !plain.contains { $0.name == "requestRide" })
     }
 
     @Test func nothingIsSkippedBeforeTheFirstTemplateWord() throws {

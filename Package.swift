@@ -57,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "ParlanceResolver",
-            dependencies: ["ParlanceText", "ParlanceParser"],
+            dependencies: ["ParlanceText", "ParlanceParser", "ParlanceICU"],
             exclude: ["README.md"]
         ),
         .target(

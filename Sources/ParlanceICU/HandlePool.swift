@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A pool of ICU objects that are not thread-safe (break iterators, transliterators,
 /// number formats). Each caller borrows its own clone for the duration of one call, so
@@ -31,7 +30,7 @@ final class HandlePool: Sendable {
 
     // The prototype is only ever cloned, and only under `idle`'s lock.
     private let prototype: Handle
-    private let idle = Mutex<[Handle]>([])
+    private let idle = Locked<[Handle]>([])
     private let clone: @Sendable (OpaquePointer) throws(ICUError) -> OpaquePointer
     private let close: @Sendable (OpaquePointer) -> Void
     private let maxIdle: Int

@@ -1,6 +1,6 @@
 import Foundation
 import ParlanceText
-import Synchronization
+import ParlanceICU
 
 /// An interaction an app donated after the user did something (as `INInteraction.donate`):
 /// the intent with its parameters, an identifier, an optional group, and when.
@@ -67,12 +67,12 @@ public struct Donation: Sendable, Hashable, Codable {
 /// `delete` returns, a deleted donation has no effect at all on any later parse or
 /// resolution. Thread-safe.
 public final class DonationLog: Sendable {
-    private let donations: Mutex<[Donation]>
+    private let donations: Locked<[Donation]>
     /// A donation's contribution halves every `halfLife` seconds (default 14 days).
     public let halfLife: Double
 
     public init(_ donations: [Donation] = [], halfLifeDays: Double = 14) {
-        self.donations = Mutex(donations)
+        self.donations = Locked(donations)
         self.halfLife = halfLifeDays * 86_400
     }
 

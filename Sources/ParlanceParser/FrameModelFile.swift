@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ParlanceICU
 
 /// The trained tier of one language: the intent classifier and the parameter tagger, with
 /// how they were trained and tuned. Stored as one compact binary file,
@@ -156,16 +156,16 @@ extension FrameModel {
 /// model file, read on first use.
 final class TaggerSource: Sendable {
     private let reader: BinaryReader?
-    private let slot: Mutex<FrameTagger??>
+    private let slot: Locked<FrameTagger??>
 
     init(_ tagger: FrameTagger?) {
         reader = nil
-        slot = Mutex(.some(tagger))
+        slot = Locked(.some(tagger))
     }
 
     init(reader: BinaryReader) {
         self.reader = reader
-        slot = Mutex(nil)
+        slot = Locked(nil)
     }
 
     var tagger: FrameTagger? {

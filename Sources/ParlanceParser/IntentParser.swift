@@ -1,7 +1,6 @@
 import Foundation
 import ParlanceICU
 import ParlanceText
-import Synchronization
 
 /// Turns an utterance into an intent (domain, intent, app, parameters), per the intent
 /// catalogue, using the apps and vocabularies of a context.
@@ -20,7 +19,7 @@ public final class IntentParser: UtteranceParser {
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
     /// Everything compiled for each language, built on first use (one cache).
-    private let languages = Mutex<[String: LanguageCache]>([:])
+    private let languages = Locked<[String: LanguageCache]>([:])
     private let appKeys: [(app: AppDefinition, keys: [String])]
     private let unavailableApps: UnavailableAppFinder
     /// With a context of no apps: each well-known service as an app of its domains' intents,
@@ -565,9 +564,9 @@ public final class IntentParser: UtteranceParser {
         let vocabularies: [String: PhraseSet]
         let custom: CustomGrammar
         let shortcuts: ShortcutMatcher
-        private let modelSlot = Mutex<FrameModel??>(nil)
-        private let gazetteerSlot = Mutex<[String: PhraseSet]?>(nil)
-        private let tierSlot = Mutex<CustomTier?>(nil)
+        private let modelSlot = Locked<FrameModel??>(nil)
+        private let gazetteerSlot = Locked<[String: PhraseSet]?>(nil)
+        private let tierSlot = Locked<CustomTier?>(nil)
 
         init(grammar: LanguageGrammar, vocabularies: [String: PhraseSet], custom: CustomGrammar, shortcuts: ShortcutMatcher) {
             self.grammar = grammar

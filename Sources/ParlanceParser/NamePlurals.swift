@@ -1,13 +1,13 @@
 import Foundation
 import ParlanceText
-import Synchronization
+import ParlanceICU
 
 /// Plural forms of names ("tomato soups", "sopas de tomate" for a case named "tomato soup",
 /// "sopa de tomate"), from the `plurals` of each language's `lexicon.json`: pairs of a
 /// singular ending and its plural ending (`["", "s"]`, `["y", "ies"]`; Italian `["a", "e"]`).
 /// Custom enum cases are matched, and resolved, in the singular and the plural alike.
 public enum NamePlurals {
-    private static let rules = Mutex<[String: [(singular: String, plural: String)]]>([:])
+    private static let rules = Locked<[String: [(singular: String, plural: String)]]>([:])
 
     /// The language's ending pairs (none for a language without a lexicon or without plurals).
     static func rules(_ language: String) -> [(singular: String, plural: String)] {

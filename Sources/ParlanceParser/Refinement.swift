@@ -159,7 +159,7 @@ extension IntentParser {
         // Every move is to or from a place: only intents with a place parameter (and only then
         // are the gazetteer and the places read).
         guard spec.parameters.contains(where: { $0.type == .place }), parameters.contains(where: { $0.span != nil }),
-              let sets = try? u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces] else { return nil }
+              case let sets = u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces] else { return nil }
         let keys = { (p: Parameter) -> ArraySlice<String> in
             p.span.map { u.units[self.unitRange(of: $0, in: u.units)].map(\.key)[...] } ?? []
         }

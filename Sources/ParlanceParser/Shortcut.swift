@@ -197,7 +197,8 @@ extension ParserContext {
         // Only phrases that say every fixed value: a suggestion must ask for the shortcut itself.
         let phrases = (intent.phrases[language] ?? []).filter { Set(CustomIntent.slots(in: $0)) == fixed }
         var result: [String] = []
-        for text in phrases.compactMap(fill) + intent.shortcutTypes.filter { Set($0.parameters) == fixed }.compactMap { $0.title[language].flatMap(fill) } {
+        let titles = intent.shortcutTypes.filter { Set($0.parameters) == fixed }.compactMap { $0.title[language].flatMap(fill) }
+        for text in phrases.compactMap(fill) + titles {
             let key = TextNormalizer.key(text)
             let taken = shortcuts.contains { other in
                 guard let phrase = other.phrase, other.id != shortcut.id else { return false }

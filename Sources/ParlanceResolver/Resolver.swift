@@ -1,7 +1,7 @@
 import Foundation
 import ParlanceParser
 import ParlanceText
-import Synchronization
+import ParlanceICU
 
 /// Resolves said names against the apps' vocabularies, as SiriKit's resolve stage does.
 ///
@@ -20,7 +20,7 @@ public final class Resolver: Sendable {
     /// a tie for it (see `ResolutionPolicy.donationLead`).
     public let donations: DonationLog
     /// Custom enum parameters' cases as vocabulary sets, by app, intent, parameter, language.
-    private let caseSets = Mutex<[String: VocabularySet]>([:])
+    private let caseSets = Locked<[String: VocabularySet]>([:])
 
     public init(
         context: ParserContext, store: VocabularyStore? = nil, policy: ResolutionPolicy = .standard, catalogue: IntentCatalogue = .standard,

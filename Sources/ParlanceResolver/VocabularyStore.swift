@@ -1,13 +1,13 @@
 import Foundation
 import ParlanceParser
 import ParlanceText
-import Synchronization
+import ParlanceICU
 
 /// One ordered vocabulary (most important first), immutable, with its candidate index built
 /// per language on first use.
 public final class VocabularySet: Sendable {
     public let items: [VocabularyItem]
-    private let indexes = Mutex<[String: VocabularyIndex]>([:])
+    private let indexes = Locked<[String: VocabularyIndex]>([:])
 
     public init(_ items: [VocabularyItem]) { self.items = items }
 
@@ -42,7 +42,7 @@ public final class VocabularyStore: Sendable {
         static func app(_ app: String, _ type: String, _ language: String?) -> Key { Key(app: app, type: type, scope: "app:\(language ?? "*")") }
     }
 
-    private let sets = Mutex<[Key: VocabularySet]>([:])
+    private let sets = Locked<[Key: VocabularySet]>([:])
 
     public init() {}
 

@@ -1,5 +1,4 @@
 import ParlanceICU
-import Synchronization
 
 /// Sound-alike keys for names, per language: two spellings that sound the same in that
 /// language get the same key ("Vicente"/"Bicente" and "Yolanda"/"Llolanda" in Spanish,
@@ -23,7 +22,7 @@ public struct SoundAlike: Sendable {
         return made
     }
 
-    private static let cache = Mutex<[String: SoundAlike]>([:])
+    private static let cache = Locked<[String: SoundAlike]>([:])
 
     init(language: String, data: SoundAlikeData) throws {
         self.language = language

@@ -1,5 +1,5 @@
 import CStemmer
-import Synchronization
+import ParlanceICU
 
 /// Snowball stemmers (libstemmer, through `CStemmer`), one per language, for features that
 /// should not care about inflection ("llamo", "llamar", "llamadas" → "llam"). A Snowball
@@ -7,7 +7,7 @@ import Synchronization
 public final class Stemmer: Sendable {
     public let language: String
     private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
-    private let idle = Mutex<[Handle]>([])
+    private let idle = Locked<[Handle]>([])
 
     private init?(language: String) {
         guard let probe = sb_stemmer_new(language, "UTF_8") else { return nil }
@@ -19,7 +19,7 @@ public final class Stemmer: Sendable {
         idle.withLock { handles in for h in handles { sb_stemmer_delete(h.pointer) } }
     }
 
-    private static let cache = Mutex<[String: Stemmer?]>([:])
+    private static let cache = Locked<[String: Stemmer?]>([:])
 
     /// The stemmer of a language (ISO 639-1 code, as Snowball names its algorithms), or nil
     /// when Snowball has none.

@@ -1,5 +1,4 @@
 import ParlanceICU
-import Synchronization
 
 /// The text layer's entry point: tokens and typed values of an utterance in a locale.
 ///
@@ -15,7 +14,7 @@ import Synchronization
 public final class TextAnalyzer: Sendable {
     public static let shared = TextAnalyzer()
 
-    private let packs = Mutex<[String: LanguagePack]>([:])
+    private let packs = Locked<[String: LanguagePack]>([:])
 
     public init() {}
 

@@ -2,7 +2,7 @@
 """Run ``parlance batch`` on Apache Spark.
 
 Reads JSON Lines (plain or gzip, any path or URI the Spark installation reads), ships the
-``parlance`` binary (with its resource bundles) and the context file to the executors,
+``parlance`` binary, its resource bundles and the context to the executors as one archive,
 pipes every partition through ``parlance batch --jobs 1 --no-progress`` with
 ``RDD.pipe`` and writes JSON Lines: one output record per input line, error records
 kept, ids preserved.
@@ -37,12 +37,12 @@ import uuid
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Optional
 
-# Names only: pyspark is imported when a job runs, so the counting helpers below can be
-# used (and tested) without Spark.
-Number = Union[int, Fraction]
+# pyspark is imported when a job runs, so the counting helpers below can be used (and
+# tested) without Spark.
 Counts = dict[str, Any]
+"""Outcome counts: nested objects whose leaves are numbers (int, float, or Fraction while summed)."""
 
 END_ID_PREFIX = "parlance-spark-end:"
 """The id of the end line the driver appends to each partition: prefix, nonce, count."""

@@ -36,22 +36,34 @@ struct Batch: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "Show the progress line on standard error (default: only when it is a terminal).")
     var progress: Bool?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Add to each record that `parlance eval` would measure its \"outcome\": the counts it adds to its locale's report (summed by `eval --from-outcomes`).",
+        discussion: "Records with an \"expected\" frame in a language with a grammar; not with --text."))
+    var outcomes = false
+
     @Argument(help: "Input file, .jsonl or .jsonl.gz (default or \"-\": standard input).")
     var file: String?
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         do { _ = try ParlanceLocale(locale) } catch { throw ValidationError(error.description) }
+        if outcomes && text { throw ValidationError("--outcomes needs JSON records with \"expected\", not --text lines") }
     }
 
     func run() throws {
         let processor = BatchLineProcessor(parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain, plainText: text)
+        let failures = outcomes ? try run(OutcomeLineProcessor(batch: processor)) : try run(processor)
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Streams the input through the processor; returns how many lines failed.
+    func run<Processor: LineProcessor>(_ processor: Processor) throws -> Int {
         var input: BatchInput
         do { input = try BatchInput(path: file) } catch { throw ValidationError(error.description) }
         let meter = ProgressLine(enabled: progress ?? (isatty(STDERR_FILENO) == 1))
-        let failures = try BatchRunner(processor: processor, jobs: jobs).run(source: &input, output: .standardOutput, progress: meter.update)
+        let failures = try BatchRunner(processor: processor, jobs: jobs).run(source: &input, output: .standardOutput) { meter.update($0) }
         meter.finish()
-        if failures > 0 { throw ExitCode(1) }
+        return failures
     }
 }
 
@@ -59,11 +71,21 @@ struct Batch: ParsableCommand {
 final class ProgressLine {
     let enabled: Bool
     private var lastDraw = ContinuousClock.now - .seconds(1)
-    private var last: BatchRunner<BatchLineProcessor>.Progress?
+    private var last: ProgressState?
+
+    /// What the line shows (the runner's progress, whatever its processor).
+    struct ProgressState {
+        let lines: Int
+        let linesPerSecond: Double
+        let failures: Int
+        let eta: Double?
+        let seconds: Double
+    }
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    func update(_ p: BatchRunner<BatchLineProcessor>.Progress) {
+    func update<Processor>(_ progress: BatchRunner<Processor>.Progress) {
+        let p = ProgressState(lines: progress.lines, linesPerSecond: progress.linesPerSecond, failures: progress.failures, eta: progress.eta, seconds: progress.seconds)
         last = p
         guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(500) else { return }
         lastDraw = ContinuousClock.now
@@ -76,7 +98,7 @@ final class ProgressLine {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 
-    private func draw(_ p: BatchRunner<BatchLineProcessor>.Progress) {
+    private func draw(_ p: ProgressState) {
         var line = "\(p.lines.formatted()) lines · \(Int(p.linesPerSecond).formatted()) lines/s · \(p.failures.formatted()) errors"
         if let eta = p.eta { line += " · ETA \(Self.clock(eta))" }
         line += " · \(Self.clock(p.seconds)) elapsed"

@@ -16,7 +16,10 @@ struct Eval: ParsableCommand {
             "accepted out of domain", "app", "parameter <name>: missing|extra|wrong", "resolution", "error"). Definitions: EvaluationReport in Sources/ParlanceEvaluation. Lines marked "annotation": \
             "intent-only" count for intents only. --aside keeps only the fixed tenth of every source \
             that `parlance train` keeps aside (never trained on; see FallbackTrainer.isAside). --baseline compares with an earlier report.json (regressions first); \
-            --min-intent-accuracy exits with status 1 when a locale is below it.
+            --min-intent-accuracy exits with status 1 when a locale is below it. \
+            --from-outcomes FILE reads, instead of corpora, outcome lines (`batch --outcomes`: \
+            {"locale", "counts"}), sums them per locale and writes the report eval would have written \
+            for those lines, without sample errors or errors.jsonl.
             """
     )
 
@@ -53,8 +56,13 @@ struct Eval: ParsableCommand {
     @Flag(name: .long, help: "Also print the sample errors.")
     var showErrors = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Outcome lines to sum instead of parsing corpora (JSON Lines of {\"locale\", \"counts\"}, as `batch --outcomes` writes them under \"outcome\"; \"-\" for standard input).",
+        valueName: "file"))
+    var fromOutcomes: String?
+
     @Argument(help: "Corpus folders or files.")
-    var corpora: [String]
+    var corpora: [String] = []
 
     /// One JSON line per wrong record, locales in order, records in corpus order:
     /// {"id", "locale", "text", "expected", "predicted", "what"}.
@@ -82,6 +90,12 @@ struct Eval: ParsableCommand {
         if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) { throw ValidationError("--min-intent-accuracy must be between 0 and 1") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !out.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--out must name a folder") }
+        if fromOutcomes != nil {
+            guard corpora.isEmpty else { throw ValidationError("--from-outcomes reads outcomes instead of corpora: give one or the other") }
+            guard !heldOut, languages == nil else { throw ValidationError("--aside and --languages choose corpus lines; with --from-outcomes the lines were chosen when the outcomes were written") }
+        } else if corpora.isEmpty {
+            throw ValidationError("give corpus folders or files (or --from-outcomes FILE)")
+        }
         if let languages {
             let unknown = languages.split(separator: ",").map(String.init).filter { !IntentParser.supportedLanguages.contains($0) }
             guard unknown.isEmpty else {
@@ -110,8 +124,48 @@ struct Eval: ParsableCommand {
                 throw ValidationError("cannot read the thresholds '\(thresholds)': \(error.localizedDescription)")
             }
         }
-        let parser = try resolveOptions.parser(contextOptions.load())
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
+        var options = ["resolve": "\(resolveOptions.resolve)", "heldOut": "\(heldOut)", "languages": wanted.sorted().joined(separator: ","),
+                       "modelDirectory": ProcessInfo.processInfo.environment["PARLANCE_MODEL_DIR"] ?? "built-in",
+                       "grammarDirectory": ProcessInfo.processInfo.environment["PARLANCE_GRAMMAR_DIR"] ?? "built-in"]
+        var report: EvaluationReport
+        var failures = 0
+        if let fromOutcomes {
+            options["fromOutcomes"] = fromOutcomes
+            report = EvaluationReport(locales: try summedOutcomes(fromOutcomes), settings: try settings(corpora: [], options: options))
+        } else {
+            (report, failures) = try measure(wanted: wanted, options: options)
+        }
+        if let baselineReport { report.compare(with: baselineReport) }
+        try write(report, failures: failures, floors: floors)
+    }
+
+    /// The outcome lines of a file (or standard input) summed per locale.
+    func summedOutcomes(_ path: String) throws -> [String: EvaluationReport.LocaleReport] {
+        let data: Data
+        do {
+            data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("cannot read the outcomes '\(path)': \(error.localizedDescription)")
+        }
+        let locales: [String: EvaluationReport.LocaleReport]
+        do { locales = try ReportOutcome.sum(jsonLines: data, file: path) } catch { throw ValidationError("\(error)") }
+        guard !locales.isEmpty else { throw ValidationError("nothing to measure: no outcome in '\(path)'") }
+        return locales
+    }
+
+    func settings(corpora files: [String], options: [String: String]) throws -> EvaluationReport.Settings {
+        EvaluationReport.Settings(
+            parlanceVersion: parlanceVersion, icuVersion: Parlance.icuVersion,
+            date: ISO8601DateFormatter().string(from: Date()),
+            context: try contextOptions.context.map { try EvaluationReport.FileChecksum(path: $0) },
+            corpora: try files.map { try EvaluationReport.FileChecksum(path: $0) },
+            options: options)
+    }
+
+    /// Parses the corpora's records and measures them; also returns how many failed.
+    func measure(wanted: Set<String>, options: [String: String]) throws -> (EvaluationReport, failures: Int) {
+        let parser = try resolveOptions.parser(contextOptions.load())
         var records: [AnnotatedRecord] = []
         let files: [String]
         do { files = try CorpusFiles.list(corpora) } catch { throw ValidationError("\(error)") }
@@ -132,17 +186,12 @@ struct Eval: ParsableCommand {
             throw ValidationError("nothing to measure: no annotated record in \(corpora.joined(separator: ", "))" + (languages.map { " for --languages \($0)" } ?? "") + (heldOut ? " kept aside" : ""))
         }
         let outcomes = CorpusRun(parser: parser).parse(records, jobs: jobs)
-        let settings = EvaluationReport.Settings(
-            parlanceVersion: parlanceVersion, icuVersion: Parlance.icuVersion,
-            date: ISO8601DateFormatter().string(from: Date()),
-            context: try contextOptions.context.map { try EvaluationReport.FileChecksum(path: $0) },
-            corpora: try files.map { try EvaluationReport.FileChecksum(path: $0) },
-            options: ["resolve": "\(resolveOptions.resolve)", "heldOut": "\(heldOut)", "languages": wanted.sorted().joined(separator: ","),
-                      "modelDirectory": ProcessInfo.processInfo.environment["PARLANCE_MODEL_DIR"] ?? "built-in",
-                      "grammarDirectory": ProcessInfo.processInfo.environment["PARLANCE_GRAMMAR_DIR"] ?? "built-in"])
-        var report = EvaluationReport(outcomes: outcomes, settings: settings)
-        if let baselineReport { report.compare(with: baselineReport) }
+        let report = EvaluationReport(outcomes: outcomes, settings: try settings(corpora: files, options: options))
+        return (report, outcomes.filter { $0.error != nil }.count)
+    }
 
+    /// Writes the reports, prints the summary and applies the gates.
+    func write(_ report: EvaluationReport, failures: Int, floors: [String: EvaluationReport.Floors]?) throws {
         let folder = URL(fileURLWithPath: out)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -153,7 +202,8 @@ struct Eval: ParsableCommand {
             try encoder.encode(report).write(to: folder.appendingPathComponent("report.json"))
             try Data(report.markdown().utf8).write(to: folder.appendingPathComponent("report.md"))
             try Data(report.html().utf8).write(to: folder.appendingPathComponent("report.html"))
-            try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl"))
+            // Summed outcomes have no errors to list: an errors.jsonl would say none was wrong.
+            if fromOutcomes == nil { try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl")) }
         } catch {
             FileHandle.standardError.write(Data("Error: cannot write the reports to '\(out)': \(error.localizedDescription)\n".utf8))
             throw ExitCode(Self.ioFailure)
@@ -174,8 +224,7 @@ struct Eval: ParsableCommand {
             FileHandle.standardError.write(Data("Error: cannot write to standard output: \(error.localizedDescription)\n".utf8))
             throw ExitCode(Self.ioFailure)
         }
-        FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html} and errors.jsonl\n".utf8))
-        let failures = outcomes.filter { $0.error != nil }.count
+        FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html}\(fromOutcomes == nil ? " and errors.jsonl" : "")\n".utf8))
         if failures > 0 { FileHandle.standardError.write(Data("\(failures) records could not be parsed\n".utf8)) }
         var failed = false
         if let minIntentAccuracy {

@@ -9,7 +9,12 @@ public struct Calibration: Sendable, Codable, Hashable {
         public var lower: Double
         public var upper: Double
         public var count = 0
-        public var confidenceSum = 0.0
+        /// The confidences, summed exactly (the same whatever their order: `ExactSum`).
+        public var confidenceTotal = ExactSum()
+        public var confidenceSum: Double {
+            get { confidenceTotal.value }
+            set { confidenceTotal = ExactSum(newValue) }
+        }
         public var correct = 0
         public var confidence: Double { count == 0 ? 0 : confidenceSum / Double(count) }
         public var accuracy: Double { count == 0 ? 0 : Double(correct) / Double(count) }
@@ -47,7 +52,7 @@ public struct Calibration: Sendable, Codable, Hashable {
     public mutating func add(confidence: Double, correct: Bool) {
         let i = min(bins.count - 1, max(0, Int(confidence * Double(bins.count))))
         bins[i].count += 1
-        bins[i].confidenceSum += confidence
+        bins[i].confidenceTotal.add(confidence)
         if correct { bins[i].correct += 1 }
     }
 

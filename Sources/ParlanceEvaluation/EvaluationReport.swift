@@ -60,7 +60,13 @@ public struct EvaluationReport: Sendable, Codable {
     public struct Score: Sendable, Codable, Hashable {
         public var expected = 0
         public var predicted = 0
-        public var correct = 0.0
+        /// The credits, summed exactly (the same whatever their order: `ExactSum`).
+        public var correctSum = ExactSum()
+        /// The credits' sum, rounded once.
+        public var correct: Double {
+            get { correctSum.value }
+            set { correctSum = ExactSum(newValue) }
+        }
         public var precision: Double { predicted == 0 ? 0 : correct / Double(predicted) }
         public var recall: Double { expected == 0 ? 0 : correct / Double(expected) }
         public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
@@ -72,7 +78,7 @@ public struct EvaluationReport: Sendable, Codable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             expected = try c.decode(Int.self, forKey: .expected)
             predicted = try c.decode(Int.self, forKey: .predicted)
-            correct = try c.decode(Double.self, forKey: .correct)
+            correctSum = ExactSum(try c.decode(Double.self, forKey: .correct))
         }
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -114,12 +120,13 @@ public struct EvaluationReport: Sendable, Codable {
         public var outOfDomainRejection: Double { ratio(rejected, outOfDomain) }
         public var falseRejectionRate: Double { ratio(falselyRejected, inDomain) }
         public var falseAcceptanceRate: Double { ratio(outOfDomain - rejected, outOfDomain) }
-        /// All parameter names together.
+        /// All parameter names together (each name's credits rounded, then summed exactly,
+        /// so the total does not depend on the order of the names).
         public var parameters: Score {
             perParameter.values.reduce(into: Score()) { sum, s in
                 sum.expected += s.expected
                 sum.predicted += s.predicted
-                sum.correct += s.correct
+                sum.correctSum.add(s.correct)
             }
         }
         public var perDomain: [String: Score] = [:]
@@ -130,6 +137,9 @@ public struct EvaluationReport: Sendable, Codable {
         public var confusion: [String: [String: Int]] = [:]
         /// The first 20 errors, in corpus order.
         public var errors: [SampleError] = []
+        /// Whether `errors` was kept: false for a report summed from outcomes
+        /// (`eval --from-outcomes`), which has counts only; report.json then leaves it out.
+        public var samplesKept = true
         /// Every wrong record, in corpus order (`errors.jsonl`; not in report.json).
         public var allErrors: [SampleError] = []
         /// Confidence against accuracy of the records given an intent.
@@ -171,7 +181,8 @@ public struct EvaluationReport: Sendable, Codable {
             perParameter = try c.decode([String: Score].self, forKey: .perParameter)
             resolution = try c.decodeIfPresent(ResolutionMetrics.self, forKey: .resolution)
             confusion = try c.decode([String: [String: Int]].self, forKey: .confusion)
-            errors = try c.decode([SampleError].self, forKey: .errors)
+            errors = try c.decodeIfPresent([SampleError].self, forKey: .errors) ?? []
+            samplesKept = c.contains(.errors)
             calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration) ?? Calibration()
             unavailableAppExpected = try c.decodeIfPresent(Int.self, forKey: .unavailableAppExpected) ?? 0
             unavailableAppCorrect = try c.decodeIfPresent(Int.self, forKey: .unavailableAppCorrect) ?? 0
@@ -202,7 +213,7 @@ public struct EvaluationReport: Sendable, Codable {
             try c.encode(perParameter, forKey: .perParameter)
             try c.encodeIfPresent(resolution, forKey: .resolution)
             try c.encode(confusion, forKey: .confusion)
-            try c.encode(errors, forKey: .errors)
+            if samplesKept { try c.encode(errors, forKey: .errors) }
             try c.encode(calibration, forKey: .calibration)
             try c.encode(knownInDomain, forKey: .knownInDomain)
             try c.encode(knownIntentCorrect, forKey: .knownIntentCorrect)
@@ -261,6 +272,13 @@ public struct EvaluationReport: Sendable, Codable {
             let tag = outcome.record.locale ?? defaultLocale
             locales[tag, default: LocaleReport()].add(outcome, catalogue: catalogue)
         }
+        self.locales = locales
+        self.changes = nil
+    }
+
+    /// A report of locales already measured (summed outcomes: `eval --from-outcomes`).
+    public init(locales: [String: LocaleReport], settings: Settings) {
+        self.settings = settings
         self.locales = locales
         self.changes = nil
     }
@@ -364,8 +382,8 @@ extension EvaluationReport.LocaleReport {
         if let predicted {
             perIntent[predicted.name, default: .init()].predicted += 1
             perDomain[predicted.domain, default: .init()].predicted += 1
-            if predicted.name == expected.intent { perIntent[predicted.name, default: .init()].correct += 1 }
-            if predicted.domain == expected.domain { perDomain[predicted.domain, default: .init()].correct += 1 }
+            if predicted.name == expected.intent { perIntent[predicted.name, default: .init()].correctSum.add(1) }
+            if predicted.domain == expected.domain { perDomain[predicted.domain, default: .init()].correctSum.add(1) }
         }
 
         if let predicted { calibration.add(confidence: predicted.confidence, correct: predicted.name == expected.intent) }
@@ -401,7 +419,7 @@ extension EvaluationReport.LocaleReport {
                         perParameter[name, default: .init()].predicted += values.count
                         let isText = spec?.parameter(name)?.type == .text
                         let credit = Self.credit(values, gold[name] ?? [], text: isText)
-                        perParameter[name, default: .init()].correct += credit
+                        perParameter[name, default: .init()].correctSum.add(credit)
                         if credit < Double(values.count) - 1e-9 || values.count != (gold[name]?.count ?? 0) {
                             allRight = false
                             what.append("parameter \(name): \(gold[name] == nil ? "extra" : "wrong")")

@@ -200,48 +200,53 @@ public struct BatchLineProcessor: LineProcessor {
         }
     }
 
-    public func process(_ line: [UInt8], number: Int) -> OutputRecord {
-        guard plainText else { return process(line) }
-        let id = String(number)
-        switch Self.text(of: line) {
-        case .failure(let error): return OutputRecord(id: id, locale: nil, text: nil, error: error)
-        case .success(let text): return parse(id: id, text: text, localeTag: defaultLocale, referenceTime: nil)
-        }
-    }
+    public func process(_ line: [UInt8], number: Int) -> OutputRecord { processWithResult(line, number: number).record }
 
-    public func process(_ line: [UInt8]) -> OutputRecord {
+    public func process(_ line: [UInt8]) -> OutputRecord { processWithResult(line, number: nil).record }
+
+    /// The line's output record and, when the line was parsed, the parse it reports (for
+    /// callers that measure the parse: `batch --outcomes`). With `plainText`, a line with its
+    /// number is an utterance; otherwise it is a JSON record.
+    public func processWithResult(_ line: [UInt8], number: Int?) -> (record: OutputRecord, result: ParseResult?) {
+        if plainText, let number {
+            let id = String(number)
+            switch Self.text(of: line) {
+            case .failure(let error): return (OutputRecord(id: id, locale: nil, text: nil, error: error), nil)
+            case .success(let text): return parse(id: id, text: text, localeTag: defaultLocale, referenceTime: nil)
+            }
+        }
         let record: InputRecord
         switch Self.decode(line, as: InputRecord.self) {
-        case .failure(let error): return OutputRecord(id: nil, locale: nil, text: nil, error: error)
+        case .failure(let error): return (OutputRecord(id: nil, locale: nil, text: nil, error: error), nil)
         case .success(let decoded): record = decoded
         }
         if let field = record.badField {
-            return OutputRecord(id: record.id, locale: record.locale, text: record.text, error: .init(code: "bad_field", message: "\"\(field)\" is not a string"))
+            return (OutputRecord(id: record.id, locale: record.locale, text: record.text, error: .init(code: "bad_field", message: "\"\(field)\" is not a string")), nil)
         }
         guard let text = record.text else {
-            return OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\""))
+            return (OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\"")), nil)
         }
         return parse(id: record.id, text: text, localeTag: record.locale ?? defaultLocale, referenceTime: record.referenceTime)
     }
 
-    private func parse(id: String?, text: String, localeTag tag: String, referenceTime: String?) -> OutputRecord {
+    private func parse(id: String?, text: String, localeTag tag: String, referenceTime: String?) -> (record: OutputRecord, result: ParseResult?) {
         let locale: ParlanceLocale
         do { locale = try ParlanceLocale(tag) } catch {
-            return OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_locale", message: error.description))
+            return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_locale", message: error.description)), nil)
         }
         let reference: ReferenceTime
         if let time = referenceTime {
             do { reference = try ReferenceTime(iso8601: time) } catch {
-                return OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description))
+                return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description)), nil)
             }
         } else {
             reference = .now()
         }
         do {
             let result = try parser.parse(text, locale: locale, referenceTime: reference)
-            return OutputRecord(id: id, locale: tag, text: text, result: result, explain: explain)
+            return (OutputRecord(id: id, locale: tag, text: text, result: result, explain: explain), result)
         } catch {
-            return OutputRecord(id: id, locale: tag, text: text, error: .init(code: "parse_failed", message: "\(error)"))
+            return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "parse_failed", message: "\(error)")), nil)
         }
     }
 }

@@ -1,0 +1,4 @@
+// A context file, decoded and validated.
+import FuzzSupport
+
+runFuzzer { LLVMFuzzerTestOneInput($0, $1) }

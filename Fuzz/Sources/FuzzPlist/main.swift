@@ -1,0 +1,4 @@
+// An AppIntentVocabulary.plist (XML or binary property list).
+import FuzzSupport
+
+runFuzzer { LLVMFuzzerTestOneInput($0, $1) }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceText
 
 /// An app's `AppIntentVocabulary.plist` for one locale (intents.md "App-specific
 /// vocabulary"), XML or binary property list:
@@ -30,7 +31,7 @@ public struct AppIntentVocabulary: Sendable {
     public static func decode(_ data: Data, file: String, catalogue: IntentCatalogue = .standard) throws(ContextError) -> AppIntentVocabulary {
         let root: Any
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
         } catch {
             throw ContextError(file: file, message: "not a property list (XML or binary): \(error.localizedDescription)")
         }

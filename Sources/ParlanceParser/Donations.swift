@@ -182,20 +182,26 @@ extension DonationLog {
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
         }
+        try replay(text, file: url.path, context: context)
+    }
+
+    /// Replays a donation journal's text (JSON Lines), `file` naming it in errors: every line is
+    /// checked first, and nothing is applied when one is wrong.
+    public func replay(_ text: String, file: String, context: ParserContext) throws(ContextError) {
         var events: [DonationEvent] = []
         for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
                 let event = try JSONGuard.decode(DonationEvent.self, from: Data(line.utf8))
                 if case .donate(let d) = event, !(context.apps.first { $0.name == d.app }?.handles(d.intent) ?? false) {
-                    throw ContextError(file: url.path, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context")
+                    throw ContextError(file: file, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context")
                 }
                 events.append(event)
             } catch let error as ContextError {
                 throw error
             } catch let error as DecodingError {
-                throw ContextError(file: url.path, message: "line \(n + 1): \(LanguageResources.describe(error))")
+                throw ContextError(file: file, message: "line \(n + 1): \(LanguageResources.describe(error))")
             } catch {
-                throw ContextError(file: url.path, message: "line \(n + 1): \(error)")
+                throw ContextError(file: file, message: "line \(n + 1): \(error)")
             }
         }
         events.forEach(apply)

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceText
 
 /// An Xcode intent definition file (`Intents.intentdefinition`, XML property list) and the
 /// `.strings` files of its localizations, as custom intent declarations (intents.md "Custom
@@ -92,7 +93,7 @@ public struct IntentDefinitionFile: Sendable {
     public static func decode(_ data: Data, file: String, strings: [String: [String: String]], baseLanguage: String) throws(ContextError) -> IntentDefinitionFile {
         let root: Any
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
         } catch {
             throw ContextError(file: file, message: "not a property list (an intent definition is an XML property list): \(error.localizedDescription)")
         }
@@ -108,7 +109,7 @@ public struct IntentDefinitionFile: Sendable {
         if head.hasPrefix("bplist") || head.hasPrefix("<?xml") || head.hasPrefix("<plist") {
             let root: Any
             do {
-                root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+                root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
             } catch {
                 throw ContextError(file: file, message: "not a property list: \(error.localizedDescription)")
             }

@@ -16,6 +16,36 @@ import Testing
         #expect(result.reason != nil)
     }
 
+    /// Inputs the fuzz harnesses found crashing (Fuzz/regressions/FuzzPlist/): a binary
+    /// property list holding a set ended the process inside Foundation on Linux.
+    @Test func propertyListsThatCrashedFoundationAreErrors() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/FuzzPlist")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        #expect(!files.isEmpty)
+        for file in files {
+            let data = try Data(contentsOf: file)
+            #expect(throws: ContextError.self) { try AppIntentVocabulary.decode(data, file: file.lastPathComponent) }
+            #expect(throws: ContextError.self) { try IntentDefinitionFile.decode(data, file: file.lastPathComponent, strings: [:], baseLanguage: "en") }
+        }
+        // The same list with its set turned back into an array reads (the guard refuses only sets).
+        let crash = try Data(contentsOf: files.first { $0.lastPathComponent.hasPrefix("crash-eaab") }!)
+        #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(crash) }
+        var repaired = crash
+        repaired[repaired.startIndex + 568] = 0xA2
+        #expect(throws: Never.self) { try PropertyListGuard.check(repaired) }
+    }
+
+    @Test func damagedBinaryPropertyListsAreRefused() {
+        let header = Data("bplist00".utf8)
+        #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(header + Data(repeating: 0, count: 10)) }
+        // A trailer whose offset table lies past the end of the file.
+        var trailer = Data(repeating: 0, count: 32)
+        trailer[6] = 1; trailer[7] = 1; trailer[15] = 1; trailer[31] = 0xFF
+        #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(header + Data([0x08]) + trailer) }
+        // XML is not looked at.
+        #expect(throws: Never.self) { try PropertyListGuard.check(Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)) }
+    }
+
     @Test func tooLongIsRefusedWithAReason() throws {
         let text = String(repeating: "send a message to Bobo, saying hi, ", count: 100)
         let result = try Self.parser.parse(text, locale: ParlanceLocale("en"), referenceTime: Self.reference)

@@ -9,8 +9,5 @@ enum State {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let data = input(bytes, size)
-    let (locale, text) = localeAndText(data)
-    _ = try? State.parser.parse(text, locale: locale, referenceTime: fuzzTime)
-    return 0
+    withLocaleAndText(bytes, size) { locale, text in _ = try? State.parser.parse(text, locale: locale, referenceTime: fuzzTime) }
 }

@@ -39,3 +39,10 @@ public func localeAndText(_ data: Data) -> (ParlanceLocale, String) {
     guard let first = data.first else { return (fuzzLocales[0], "") }
     return (fuzzLocales[Int(first) % fuzzLocales.count], String(decoding: data.dropFirst(), as: UTF8.self))
 }
+
+/// The body of a text harness: the input as a locale and a text (see `localeAndText`).
+public func withLocaleAndText(_ bytes: UnsafePointer<UInt8>?, _ size: Int, _ body: (ParlanceLocale, String) -> Void) -> CInt {
+    let (locale, text) = localeAndText(input(bytes, size))
+    body(locale, text)
+    return 0
+}

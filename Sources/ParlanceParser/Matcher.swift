@@ -11,6 +11,14 @@ struct MatchUnit: Sendable {
     var sentenceBefore = false
 }
 
+extension [MatchUnit] {
+    /// Whether unit `i` starts with a capital that marks a name: inside a sentence (not its
+    /// first word), in a language that does not capitalize every noun (`capitalizedNouns`).
+    func capitalMarksName(_ i: Int, capitalizedNouns: Bool) -> Bool {
+        !capitalizedNouns && i > 0 && !self[i].sentenceBefore && (self[i].token.text.first?.isUppercase ?? false)
+    }
+}
+
 /// What a slot captured.
 enum CapturedValue: Sendable {
     case words
@@ -255,9 +263,7 @@ struct AutomatonMatcher {
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
-        self.skippable = bend ? oracle.units.indices.map { i in
-            oracle.capitalizedNouns || i == 0 || oracle.units[i].sentenceBefore || !(oracle.units[i].token.text.first?.isUppercase ?? false)
-        } : []
+        self.skippable = bend ? oracle.units.indices.map { !oracle.units.capitalMarksName($0, capitalizedNouns: oracle.capitalizedNouns) } : []
     }
 
     /// Per unit, whether a bending path may skip it.

@@ -84,8 +84,7 @@ extension IntentParser {
             if dated.contains(where: { $0.start <= unit.token.span.start && unit.token.span.end <= $0.end }) { return true }
             guard u.grammar.notNames.contains(unit.key) else { return false }
             // "La Défense", "Le Train Bleu": a capital inside the sentence makes it part of a name.
-            let capital = unit.token.text.first.map { $0.isUppercase } ?? false
-            return !(capital && i > 0 && !u.units[i].sentenceBefore && !u.grammar.capitalizedNouns)
+            return !u.units.capitalMarksName(i, capitalizedNouns: u.grammar.capitalizedNouns)
         }
         while lower < upper, outside(lower) { lower += 1 }
         while upper > lower, outside(upper - 1) { upper -= 1 }

@@ -326,7 +326,7 @@ struct DecisionStage: ParseStage {
             // A well-known place the template read is no evidence of what the request is ("a
             // taxi to the grocery store": public corpora ask many other things of groceries):
             // the trained tier judges the other words.
-            let known = Self.knownPlaceUnits(frame, u, parser.catalogue)
+            let known = Self.knownPlaceUnits(frame, u, parser)
             let vetoFeatures = known.isEmpty ? features
                 : parser.classifierFeatures(units: u.units.indices.filter { !known.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
                                             grammar: u.grammar, vocabularies: u.vocabularies)
@@ -362,19 +362,19 @@ struct DecisionStage: ParseStage {
 
     /// The units of the frame's places that are places the language's gazetteers know (the
     /// value as said, or with the word before it: "the grocery store").
-    static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ catalogue: IntentCatalogue) -> Set<Int> {
-        guard let spec = catalogue.intent(frame.name) else { return [] }
+    static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
+        guard let spec = parser.catalogue.intent(frame.name) else { return [] }
         let sets = u.language.gazetteerSets()
         let places = [sets["place"], sets[IntentParser.LanguageCache.knownPlaces]].compactMap { $0 }
         var known: Set<Int> = []
         for p in frame.parameters {
             guard let span = p.span, spec.parameter(p.name)?.type == .place else { continue }
-            let inside = u.units.indices.filter { span.start <= u.units[$0].token.span.start && u.units[$0].token.span.end <= span.end }
-            guard let first = inside.first else { continue }
-            let keys = inside.map { u.units[$0].key }
-            let withBefore = first > 0 ? [u.units[first - 1].key] + keys : keys
-            if places.contains(where: { $0.longestMatch(keys, at: 0) == keys.count || (first > 0 && $0.longestMatch(withBefore, at: 0) == withBefore.count) }) {
-                known.formUnion(inside)
+            let range = parser.unitRange(of: span, in: u.units)
+            guard !range.isEmpty else { continue }
+            let keys = u.units[range].map(\.key)
+            let withBefore = range.lowerBound > 0 ? [u.units[range.lowerBound - 1].key] + keys : nil
+            if places.contains(where: { set in set.contains(keys[...]) || withBefore.map { set.contains($0[...]) } == true }) {
+                known.formUnion(range)
             }
         }
         return known

@@ -110,10 +110,10 @@ import ParlanceText
         // The place's words (a gazetteer place) are left out of what the veto reads; a place the
         // gazetteers do not know is kept.
         let u = try utterance(text, parser)
-        #expect(DecisionStage.knownPlaceUnits(frame, u, parser.catalogue).map { u.units[$0].key }.sorted() == ["grocery", "store"])
+        #expect(DecisionStage.knownPlaceUnits(frame, u, parser).map { u.units[$0].key }.sorted() == ["grocery", "store"])
         let other = "get me a cab to the old quarry"
         let otherFrame = try #require(try parser.parse(other, locale: ParlanceLocale("en-US"), referenceTime: Self.time).intent)
-        #expect(DecisionStage.knownPlaceUnits(otherFrame, try utterance(other, parser), parser.catalogue).isEmpty)
+        #expect(DecisionStage.knownPlaceUnits(otherFrame, try utterance(other, parser), parser).isEmpty)
     }
 
     @Test(arguments: [

@@ -324,8 +324,8 @@ struct DecisionStage: ParseStage {
         // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
         if u.mentions.isEmpty, !u.appInNames {
             // A well-known place the template read is no evidence of what the request is ("a
-            // taxi to the grocery store": public corpora ask many other things of groceries):
-            // the trained tier judges the other words.
+            // taxi to the train station": other requests say much of stations): the trained
+            // tier judges the other words.
             let known = Self.knownPlaceUnits(frame, u, parser)
             let vetoFeatures = known.isEmpty ? features
                 : parser.classifierFeatures(units: u.units.indices.filter { !known.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
@@ -361,7 +361,7 @@ struct DecisionStage: ParseStage {
     }
 
     /// The units of the frame's places that are places the language's gazetteers know (the
-    /// value as said, or with the word before it: "the grocery store").
+    /// value as said, or with the word before it: "the train station").
     static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
         guard let spec = parser.catalogue.intent(frame.name) else { return [] }
         let sets = u.language.gazetteerSets()

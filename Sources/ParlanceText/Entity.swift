@@ -148,18 +148,24 @@ public struct Measure: Sendable, Hashable, Codable {
         self.iso8601 = unit.isDuration ? Measure.isoDuration(seconds: amount * unit.baseFactor) : nil
     }
 
+    /// "PT1H30M", "PT45S", "-PT2H"; any amount a number can spell (a fuzzed "-666666…
+    /// minutes" once trapped converting to Int), computed in Decimal, so nothing overflows.
     static func isoDuration(seconds: Decimal) -> String {
-        var total = NSDecimalNumber(decimal: seconds).doubleValue
-        let hours = Int(total / 3600)
-        total -= Double(hours) * 3600
-        let minutes = Int(total / 60)
-        total -= Double(minutes) * 60
-        var out = "PT"
+        func whole(_ value: Decimal) -> Decimal {
+            var value = value, out = Decimal()
+            NSDecimalRound(&out, &value, 0, .down)
+            return out
+        }
+        let negative = seconds < 0
+        var total = negative ? -seconds : seconds
+        let hours = whole(total / 3600)
+        total -= hours * 3600
+        let minutes = whole(total / 60)
+        total -= minutes * 60
+        var out = negative ? "-PT" : "PT"
         if hours > 0 { out += "\(hours)H" }
         if minutes > 0 { out += "\(minutes)M" }
-        if total > 0 || out == "PT" {
-            out += total == total.rounded() ? "\(Int(total))S" : "\(total)S"
-        }
+        if total > 0 || (hours == 0 && minutes == 0) { out += "\(total)S" }
         return out
     }
 }

@@ -314,8 +314,10 @@ private struct Recognition {
             }
             end = p + 1
         }
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
-        let numbers = parts.map { Int($0)! }
+        // At most four digits a part ("03/3/33333333333333333333" once overflowed Int).
+        guard parts.count == 3, parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == 3 else { return nil }
         var y = 0, m = 0, d = 0
         if parts[0].count == 4 {
             (y, m, d) = (numbers[0], numbers[1], numbers[2])

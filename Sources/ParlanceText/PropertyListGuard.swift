@@ -4,7 +4,7 @@ import Foundation
 /// crashes the process (a segmentation fault while bridging) on a binary property list that
 /// holds a set, and Parlance's property lists (AppIntentVocabulary.plist, .intentdefinition,
 /// .strings) never hold one. So every reader asks this first: a binary list's trailer and
-/// offset table are checked and every object's type read (one pass, no allocation); a set, an
+/// offset table are checked and every object's type read (and a version other than 00 refused) (one pass, no allocation); a set, an
 /// object type the format does not define, or an offset outside the file is an error, not a
 /// crash. XML lists have no sets and pass as they are.
 public enum PropertyListGuard {
@@ -16,7 +16,12 @@ public enum PropertyListGuard {
     /// Throws `Refused` for a binary property list Foundation should not be given.
     public static func check(_ data: Data) throws {
         let bytes = [UInt8](data.prefix(8))
-        guard bytes == Array("bplist00".utf8) else { return }
+        // Foundation reads any "bplist0?" as a binary list (a fuzzed "bplist07" holding a set
+        // crashed it past a check that knew "bplist00" only); Parlance's files are version 00.
+        guard bytes.starts(with: Array("bplist".utf8)) else { return }
+        guard bytes == Array("bplist00".utf8) else {
+            throw Refused(description: "a binary property list of a version other than 00 (\(String(decoding: bytes, as: UTF8.self).debugDescription))")
+        }
         guard data.count >= 8 + 32 else { throw Refused(description: "a binary property list too short for its trailer") }
         let base = data.startIndex
         func integer(at offset: Int, size: Int) -> Int? {

@@ -33,6 +33,11 @@ import Testing
         var repaired = crash
         repaired[repaired.startIndex + 568] = 0xA2
         #expect(throws: Never.self) { try PropertyListGuard.check(repaired) }
+        // Foundation reads "bplist07" as binary too: another version is refused, not passed on.
+        var otherVersion = crash
+        otherVersion[otherVersion.startIndex + 7] = UInt8(ascii: "7")
+        #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(otherVersion) }
+        #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(repaired.prefix(6) + Data("01".utf8) + repaired.dropFirst(8)) }
     }
 
     @Test func damagedBinaryPropertyListsAreRefused() {

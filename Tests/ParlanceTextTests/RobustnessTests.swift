@@ -13,6 +13,8 @@ import Testing
         "20€$£¥₩", "1.2.3.4.5", "1/2/3/4", "2026-13-45", "99/99/9999", "0.0000001", "123456789012345678901234567890",
         "veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte veinte",
         "the day before the day before yesterday", "last last last Monday", "5 5 5 5 km km km",
+        "for 99999999999999999999999 hours", "-666666666666666666666666 minutes", "en -666666 6666666666666666666666 s",
+        "03/3/33333333333333333333338", "12/31/99999999999999999999", "99999999999999999999-1-1", "1.2.99999999999999999999",
         "مرحبا بوبو", "שלום", "สวัสดีครับ", "안녕하세요", "Привет, Бобо!",
     ]
 
@@ -32,6 +34,17 @@ import Testing
         #expect(text.count >= 100_000)
         let analysis = try check(text, try ParlanceLocale(language), try ReferenceTime(iso8601: CaseFiles.referenceTime))
         #expect(analysis.tokens.count > 10_000)
+    }
+
+    /// A duration of any size spells as ISO 8601 (a fuzzed "-666666… s" once trapped converting
+    /// seconds to Int).
+    @Test func durationsOfAnySize() throws {
+        #expect(Measure(amount: 90, unit: .minute).iso8601 == "PT1H30M")
+        #expect(Measure(amount: Decimal(string: "1.5")!, unit: .second).iso8601 == "PT1.5S")
+        #expect(Measure(amount: 0, unit: .minute).iso8601 == "PT0S")
+        #expect(Measure(amount: -2, unit: .hour).iso8601 == "-PT2H")
+        #expect(Measure(amount: Decimal(string: "1e30")!, unit: .hour).iso8601 == "PT1" + String(repeating: "0", count: 30) + "H")
+        #expect(Measure(amount: Decimal(string: "-6666666666666666666666")!, unit: .second).iso8601?.hasPrefix("-PT1851851851851851851H") == true)
     }
 
     /// Random strings from a mix of scripts, marks, digits and punctuation (fixed seed).

@@ -12,8 +12,11 @@ struct ContextOptions: ParsableArguments {
         valueName: "file"))
     var donations: String?
 
+    @Flag(name: .long, help: "Make the context's warnings (a vocabulary or intent definition file it names that cannot be read, or is read in part) fatal: exit status 64 before any input is read.")
+    var strict = false
+
     /// The context; problems with the app vocabulary files it names are warned about on
-    /// standard error (the rest of the context still loads).
+    /// standard error (the rest of the context still loads), or, with `--strict`, fatal.
     func load() throws -> ParserContext {
         var loaded: ParserContext
         if let context {
@@ -27,6 +30,9 @@ struct ContextOptions: ParsableArguments {
         }
         for diagnostic in loaded.diagnostics {
             FileHandle.standardError.write(Data("parlance: \(diagnostic.description)\n".utf8))
+        }
+        if strict, !loaded.diagnostics.isEmpty {
+            throw ValidationError("--strict: the context has \(loaded.diagnostics.count) warning\(loaded.diagnostics.count == 1 ? "" : "s") (above)")
         }
         if let donations {
             let log = DonationLog(loaded.donations)

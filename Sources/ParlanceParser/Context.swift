@@ -214,7 +214,19 @@ public struct ParserContext: Sendable, Decodable {
 public struct ContextError: Error, Sendable, CustomStringConvertible {
     public let file: String
     public let message: String
-    public var description: String { "context file \(file): \(message)" }
+    public var description: String { "\(kind) \(file): \(message)" }
+
+    /// What the file is, from its name: the messages say "vocabulary file", "intent
+    /// definition", "strings table" or "donation journal" rather than calling every file
+    /// the context names a context file.
+    public var kind: String {
+        let name = file.lowercased()
+        if name.hasSuffix(".plist") { return "vocabulary file" }
+        if name.hasSuffix(".intentdefinition") { return "intent definition" }
+        if name.hasSuffix(".strings") { return "strings table" }
+        if name.hasSuffix(".jsonl") || name.hasSuffix(".jsonl.gz") { return "donation journal" }
+        return "context file"
+    }
 }
 
 public struct AppDefinition: Sendable, Decodable {

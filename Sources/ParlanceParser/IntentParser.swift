@@ -179,7 +179,7 @@ public final class IntentParser: UtteranceParser {
                 if sentenceEnds.contains(token.key) { sentence = true }
                 continue
             }
-            units.append(MatchUnit(key: token.key, token: token, commaBefore: comma, sentenceBefore: sentence && !units.isEmpty))
+            units.append(MatchUnit(key: MatchUnit.boundedKey(token.key), token: token, commaBefore: comma, sentenceBefore: sentence && !units.isEmpty))
             comma = false
             sentence = false
         }

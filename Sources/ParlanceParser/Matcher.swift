@@ -9,6 +9,21 @@ struct MatchUnit: Sendable {
     var commaBefore: Bool
     /// A sentence ends between the previous unit and this one (". ", "? ", "! ", "; ").
     var sentenceBefore = false
+
+    /// The most scalars a unit's key keeps. No word of any grammar, vocabulary or model is
+    /// longer (German compounds stay under 64), and every stage after the text layer (the
+    /// matcher's slips, app and name lookups, the models' features) compares keys, some
+    /// against every entry of a list: a "word" of 60,000 digits or marks would cost that
+    /// much per comparison. Longer keys keep their first 64 scalars and an ellipsis, which
+    /// no entry has, so they still match nothing and stay apart from the short words.
+    static let longestKey = 64
+
+    static func boundedKey(_ key: String) -> String {
+        guard key.utf8.count > longestKey else { return key }
+        let scalars = key.unicodeScalars
+        guard let cut = scalars.index(scalars.startIndex, offsetBy: longestKey, limitedBy: scalars.endIndex), cut != scalars.endIndex else { return key }
+        return String(scalars[..<cut]) + "…"
+    }
 }
 
 extension [MatchUnit] {
@@ -471,6 +486,18 @@ enum EditDistance {
     /// transposition of adjacent characters.
     static func withinOne(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
+        // Lengths far apart in bytes: only multi-byte characters can bring them within one.
+        // Count the shorter's characters, then the longer's only until it has two more.
+        let la = a.utf8.count, lb = b.utf8.count
+        if la > lb + 1 || lb > la + 1 {
+            let (short, long) = la < lb ? (a, b) : (b, a)
+            let most = short.count + 1
+            var n = 0
+            for _ in long {
+                n += 1
+                if n > most { return false }
+            }
+        }
         var a = a, b = b
         // ASCII (nearly every key): compare bytes, no allocation.
         let ascii = a.withUTF8 { x in b.withUTF8 { y -> Bool? in

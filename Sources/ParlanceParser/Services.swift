@@ -96,9 +96,19 @@ struct UnavailableAppFinder: Sendable {
             let keys = service.spellings.map { (Self.key($0.name), $0.cue) }
             for (key, cue) in keys { entries.append(Entry(name: service.name, key: key, cue: cue)) }
         }
-        self.entries = entries.filter { !$0.key.isEmpty }
+        let kept = entries.filter { !$0.key.isEmpty }
+        self.entries = kept
         self.longest = 3
+        self.exact = Dictionary(grouping: kept.indices, by: { kept[$0].key }).mapValues { $0.min()! }
+        self.longestKey = kept.map(\.key.unicodeScalars.count).max() ?? 0
     }
+
+    /// The first entry of each key.
+    private let exact: [String: Int]
+    /// The most scalars a key has: words longer than any name (with its verb ending, in any
+    /// normalization form) are not looked up, so that a word of thousands of letters or marks
+    /// costs one count, not a comparison with every name.
+    private let longestKey: Int
 
     var isEmpty: Bool { entries.isEmpty }
 
@@ -122,14 +132,17 @@ struct UnavailableAppFinder: Sendable {
                 let range = i..<(i + length)
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
                 // Case-folded but with its accents: "über" is a German word, not Uber.
-                let joined = UnavailableAppFinder.key(units[range].map(\.token.text).joined())
-                var found = entries.first { $0.key == joined }
+                let text = units[range].map(\.token.text).joined()
+                guard text.unicodeScalars.count <= 4 * longestKey + 3 else { continue }
+                let joined = UnavailableAppFinder.key(text)
+                var found = exact[joined].map { entries[$0] }
                 // The name made a verb where a verb stands ("whatsappe Rob", "bizumea a Rob",
                 // "tu peux paypaler"): the name and an ending of one to three letters, near the start,
                 // for names that are no ordinary word.
                 if found == nil, length == 1, i <= Self.verbPosition {
+                    let count = joined.count
                     found = entries.first { e in
-                        let extra = joined.count - e.key.count
+                        let extra = count - e.key.count
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.
                         return !e.cue && extra >= 1 && extra <= 3 && e.key.count >= 4 && joined.hasPrefix(e.key) && joined.allSatisfy(\.isLetter)
                     }

@@ -69,15 +69,16 @@ public final class Tokenizer: Sendable {
             }
         }
         let key = TextNormalizer.key(word)
+        let keyCount = key.count  // once: counting a long word's characters is its length
         // Elision: "d'hier", "l’album", "qu'il".
-        for elision in elisions where key.count > elision.key.count && key.hasPrefix(elision.key) {
+        for elision in elisions where keyCount > elision.key.count && key.hasPrefix(elision.key) {
             let length = elision.key.unicodeScalars.count
             guard length < scalars.count else { break }
             tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<length])), span: Span(span.start, span.start + length), kind: .word, normalized: elision.expansion))
             splitWord(String(String.UnicodeScalarView(scalars[length...])), span: Span(span.start + length, span.end), into: &tokens)
             return
         }
-        for suffix in suffixes where key.count > suffix.count + 1 && key.hasSuffix(suffix) {
+        for suffix in suffixes where keyCount > suffix.count + 1 && key.hasSuffix(suffix) {
             let length = suffix.unicodeScalars.count
             guard length < scalars.count else { break }
             splitWord(String(String.UnicodeScalarView(scalars[..<(scalars.count - length)])), span: Span(span.start, span.end - length), into: &tokens)

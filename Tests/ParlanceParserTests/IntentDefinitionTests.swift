@@ -226,7 +226,7 @@ import ParlanceText
 
     @Test func aFileWithoutINIntentsIsAnError() {
         #expect { try Self.decode(Self.plist("<key>INEnums</key><array/>")) } throws: { error in
-            "\(error)" == "context file Test.intentdefinition: at INIntents: expected an array, found nothing (the key is missing)"
+            "\(error)" == "intent definition Test.intentdefinition: at INIntents: expected an array, found nothing (the key is missing)"
         }
         #expect { try Self.decode(Data(#"<?xml version="1.0"?><plist version="1.0"><array/></plist>"#.utf8)) } throws: { error in
             "\(error)".contains("at (top level): expected a dictionary, found an array")
@@ -409,7 +409,7 @@ import ParlanceText
     ])
     func malformedStringsTablesNameTheLine(table: String, message: String) {
         #expect { try IntentDefinitionFile.decodeStrings(Data(table.utf8), file: "fr.lproj/Intents.strings") } throws: { error in
-            "\(error)" == "context file fr.lproj/Intents.strings: \(message)"
+            "\(error)" == "strings table fr.lproj/Intents.strings: \(message)"
         }
     }
 }

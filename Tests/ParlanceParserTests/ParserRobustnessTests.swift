@@ -40,6 +40,21 @@ import Testing
         #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(repaired.prefix(6) + Data("01".utf8) + repaired.dropFirst(8)) }
     }
 
+    /// An error names the kind of file it is about, not "context file" for all of them.
+    @Test func errorsNameTheKindOfFile() throws {
+        let damaged = Data("bplist07".utf8) + Data(repeating: 0, count: 40)
+        do {
+            _ = try AppIntentVocabulary.decode(damaged, file: "fr.lproj/AppIntentVocabulary.plist")
+            Issue.record("a damaged list was read")
+        } catch {
+            #expect(error.description.hasPrefix("vocabulary file fr.lproj/AppIntentVocabulary.plist: "))
+            #expect(error.description.contains("version other than 00"))
+        }
+        #expect(ContextError(file: "log.jsonl", message: "m").description == "donation journal log.jsonl: m")
+        #expect(ContextError(file: "Intents.intentdefinition", message: "m").description == "intent definition Intents.intentdefinition: m")
+        #expect(ContextError(file: "apps.json", message: "m").description == "context file apps.json: m")
+    }
+
     @Test func damagedBinaryPropertyListsAreRefused() {
         let header = Data("bplist00".utf8)
         #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(header + Data(repeating: 0, count: 10)) }

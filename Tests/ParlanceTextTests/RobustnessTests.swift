@@ -36,6 +36,21 @@ import Testing
         #expect(analysis.tokens.count > 10_000)
     }
 
+    /// The inputs the FuzzText harness crashed on (Fuzz/regressions/FuzzText): its first byte
+    /// picks the locale as the harness does (Fuzz/Sources/FuzzSupport), the rest is the text.
+    @Test func fuzzRegressions() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fuzz/regressions/FuzzText")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        #expect(files.count >= 2)
+        let locales = ["en-US", "es-ES", "fr-FR", "de-DE", "it-IT", "pt-BR", "ja-JP", "zh-CN"]
+        let reference = try ReferenceTime(iso8601: "2026-11-20T18:30:00+01:00")
+        for file in files {
+            let data = try Data(contentsOf: file)
+            guard let first = data.first else { continue }
+            try check(String(decoding: data.dropFirst(), as: UTF8.self), try ParlanceLocale(locales[Int(first) % locales.count]), reference)
+        }
+    }
+
     /// A duration of any size spells as ISO 8601 (a fuzzed "-666666… s" once trapped converting
     /// seconds to Int).
     @Test func durationsOfAnySize() throws {

@@ -51,7 +51,7 @@ batch)
     start=$(date +%s.%N)
     /usr/bin/time -f '%M' -o "$work/rss" "$bin/parlance" batch --no-progress "$work/in.jsonl" > "$work/out.jsonl" 2> "$work/err" || true
     end=$(date +%s.%N)
-    python3 - "$work/in.jsonl" "$work/out.jsonl" "$lines" "$start" "$end" "$(cat "$work/rss")" <<'PY'
+    python3 - "$work/in.jsonl" "$work/out.jsonl" "$lines" "$start" "$end" "$(tail -1 "$work/rss")" <<'PY'
 import json, sys, collections
 inp, out, n, start, end, rss = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
 records = []

@@ -49,3 +49,13 @@ extern "C" int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_le
     *status = st;
     return length;
 }
+
+extern "C" int32_t pl_message_check(const uint16_t *pattern, int32_t pattern_length, const char *locale, int32_t *error_offset) {
+    UErrorCode st = U_ZERO_ERROR;
+    UParseError parse_error;
+    parse_error.offset = -1;
+    UnicodeString text(reinterpret_cast<const UChar *>(pattern), pattern_length);
+    MessageFormat format(text, Locale(locale), parse_error, st);
+    if (error_offset) *error_offset = parse_error.offset;
+    return U_FAILURE(st) ? st : 0;
+}

@@ -19,6 +19,18 @@ public enum MessageFormat {
         }
     }
 
+    /// Throws `PatternError` when ICU cannot read `pattern` (an unclosed brace, a plural
+    /// without `other`, an unknown argument type); formats nothing. Context files check their
+    /// response templates with it when they load.
+    public static func check(_ pattern: String, locale: String) throws(PatternError) {
+        let units = Array(pattern.utf16)
+        var offset: Int32 = -1
+        let status = pl_message_check(units, Int32(units.count), locale, &offset)
+        if status > 0 {
+            throw PatternError(pattern: pattern, offset: Int(offset), icu: ICUError(code: status, operation: "read a message pattern"))
+        }
+    }
+
     /// Formats `pattern` in `locale` ("es_ES") with the named arguments.
     public static func format(_ pattern: String, locale: String, arguments: [String: Argument]) throws -> String {
         let names = arguments.keys.sorted()

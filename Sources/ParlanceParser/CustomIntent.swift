@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceICU
 
 /// An intent an app defines itself, as a Shortcuts custom intent (intents.md "Custom intents";
 /// records.md context file, `intents: [{...}]`): Soup Chef's `orderSoup`.
@@ -167,6 +168,17 @@ public struct CustomIntent: Sendable, Codable, Hashable {
         for type in shortcutTypes {
             for p in type.parameters where !names.contains(p) {
                 result.append((.shortcutTypes, "shortcut type names '\(p)', which is not a parameter of \(name)"))
+            }
+        }
+        // A template ICU cannot read is found here, when the context loads, not when
+        // `respond` first renders it.
+        for (code, response) in responses.sorted(by: { $0.key < $1.key }) {
+            for (language, template) in response.templates.sorted(by: { $0.key < $1.key }) {
+                do {
+                    try MessageFormat.check(template, locale: language)
+                } catch {
+                    result.append((.responses, "response '\(code)' (\(language)): \(error)"))
+                }
             }
         }
         return result

@@ -48,6 +48,11 @@ import ParlanceText
         (#"{"name": "x", "parameters": [{"name": "a", "type": "enum"}]}"#, "an enum parameter needs its cases"),
         (#"{"name": "x", "parameters": [{"name": "a", "type": "string"}], "phrases": {"en": ["do {b}"]}}"#, "names '{b}', which is not a parameter of x"),
         (#"{"name": "x", "shortcutTypes": [{"parameters": ["z"], "title": {"en": "t"}}]}"#, "shortcut type names 'z'"),
+        // A response template ICU cannot read is an error when the context loads.
+        (#"{"name": "x", "responses": {"ready": {"success": true, "templates": {"fr": "Prête dans {minutes, plural, one {# minute}"}}}}"#,
+         "response 'ready' (fr): bad message pattern"),
+        (#"{"name": "x", "responses": {"ready": {"success": true, "templates": {"en": "{n, plural, one {# soup}}"}}}}"#,
+         "response 'ready' (en): bad message pattern"),
     ])
     func badDeclarationsAreClearErrors(json: String, message: String) {
         let context = #"{"apps": [{"name": "App", "intents": ["#+json+"]}]}"

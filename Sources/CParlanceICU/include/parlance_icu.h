@@ -166,6 +166,10 @@ int32_t pl_is_suspicious(const uint16_t *text, int32_t length, int32_t *status);
 /* Formats an ICU MessageFormat pattern ("{count, plural, one {# soup} other {# soups}}") with
    named arguments: names[i] is a string (strings[i]) or a number (numbers[i]) by kinds[i].
    On a pattern error the status is set and error_offset tells where. Returns the length. */
+/* Compiles a MessageFormat pattern without formatting it: 0 when ICU reads it, otherwise the
+   ICU status, with error_offset telling where. */
+int32_t pl_message_check(const uint16_t *pattern, int32_t pattern_length, const char *locale, int32_t *error_offset);
+
 int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_length, const char *locale,
                           const uint16_t *const *names, const int32_t *name_lengths,
                           const int32_t *kinds, const double *numbers,

@@ -7,9 +7,22 @@
 #include <unicode/msgfmt.h>
 #include <unicode/unistr.h>
 
+#include <memory>
 #include <vector>
 
 using namespace icu;
+
+/* The pattern compiled for the locale; on a syntax error the status is set and error_offset
+   tells where. */
+static std::unique_ptr<MessageFormat> compile(const uint16_t *pattern, int32_t pattern_length, const char *locale,
+                                              int32_t *error_offset, UErrorCode &st) {
+    UParseError parse_error;
+    parse_error.offset = -1;
+    UnicodeString text(reinterpret_cast<const UChar *>(pattern), pattern_length);
+    std::unique_ptr<MessageFormat> format(new MessageFormat(text, Locale(locale), parse_error, st));
+    if (error_offset) *error_offset = parse_error.offset;
+    return format;
+}
 
 extern "C" int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_length, const char *locale,
                                      const uint16_t *const *names, const int32_t *name_lengths,
@@ -18,11 +31,7 @@ extern "C" int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_le
                                      int32_t count, uint16_t *out, int32_t capacity,
                                      int32_t *error_offset, int32_t *status) {
     UErrorCode st = U_ZERO_ERROR;
-    UParseError parse_error;
-    parse_error.offset = -1;
-    UnicodeString text(reinterpret_cast<const UChar *>(pattern), pattern_length);
-    MessageFormat format(text, Locale(locale), parse_error, st);
-    if (error_offset) *error_offset = parse_error.offset;
+    std::unique_ptr<MessageFormat> format = compile(pattern, pattern_length, locale, error_offset, st);
     if (U_FAILURE(st)) {
         *status = st;
         return 0;
@@ -40,7 +49,7 @@ extern "C" int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_le
         }
     }
     UnicodeString result;
-    format.format(argument_names.data(), arguments.data(), count, result, st);
+    format->format(argument_names.data(), arguments.data(), count, result, st);
     if (U_FAILURE(st)) {
         *status = st;
         return 0;
@@ -52,10 +61,6 @@ extern "C" int32_t pl_message_format(const uint16_t *pattern, int32_t pattern_le
 
 extern "C" int32_t pl_message_check(const uint16_t *pattern, int32_t pattern_length, const char *locale, int32_t *error_offset) {
     UErrorCode st = U_ZERO_ERROR;
-    UParseError parse_error;
-    parse_error.offset = -1;
-    UnicodeString text(reinterpret_cast<const UChar *>(pattern), pattern_length);
-    MessageFormat format(text, Locale(locale), parse_error, st);
-    if (error_offset) *error_offset = parse_error.offset;
+    compile(pattern, pattern_length, locale, error_offset, st);
     return U_FAILURE(st) ? st : 0;
 }

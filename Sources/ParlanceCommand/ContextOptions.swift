@@ -51,9 +51,18 @@ struct ResolveOptions: ParsableArguments {
           help: "Resolve names (contacts, workouts, albums…) against the context's vocabularies (records.md \"resolution\").")
     var resolve = true
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Template matcher steps one utterance may take; over it, its record is the error too_slow (a guard: the team corpora take at most a few thousand).",
+        valueName: "steps"))
+    var workBudget: Int = IntentParser.defaultWorkBudget
+
+    func validate() throws {
+        guard workBudget > 0 else { throw ValidationError("--work-budget must be a positive number of steps") }
+    }
+
     func parser(_ context: ParserContext) throws -> any UtteranceParser {
         let donations = DonationLog(context.donations)
-        let parser = try IntentParser(context: context, donations: donations)
+        let parser = try IntentParser(context: context, donations: donations, workBudget: workBudget)
         return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context, donations: donations)) : parser
     }
 }

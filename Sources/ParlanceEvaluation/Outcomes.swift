@@ -195,7 +195,7 @@ public struct OutcomeLineProcessor: LineProcessor {
     }
 
     /// Errors met after the record was read: eval counts such a record as a failure.
-    static let parseErrors: Set<String> = ["bad_reference_time", "parse_failed"]
+    static let parseErrors: Set<String> = ["bad_reference_time", "parse_failed", "too_slow"]
 
     public func failed(_ record: Record) -> Bool { batch.failed(record.output) }
 

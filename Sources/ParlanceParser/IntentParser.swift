@@ -28,11 +28,15 @@ public final class IntentParser: UtteranceParser {
     /// The user's donations (see `DonationLog`): they raise the prior of the intents and apps
     /// the user uses often and recently, which decides near-ties. Record and delete through it.
     public let donations: DonationLog
+    /// Matcher steps one parse may take (`WorkMeter`); over it, `parse` throws `TooSlow`.
+    public let workBudget: Int
 
     /// - Parameter donations: the log to read donations from (shared with a `Resolver`); by
     ///   default a new one holding the context's `donations`.
-    public init(context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil) throws {
+    ///   `workBudget`: the matcher steps one parse may take (`defaultWorkBudget`).
+    public init(context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil, workBudget: Int = IntentParser.defaultWorkBudget) throws {
         self.context = context
+        self.workBudget = workBudget
         self.catalogue = .standard
         self.analyzer = analyzer
         self.donations = donations ?? DonationLog(context.donations)
@@ -76,11 +80,16 @@ public final class IntentParser: UtteranceParser {
         var utterance = Utterance(
             text: text, locale: locale, referenceTime: referenceTime, language: language, units: units, scalars: Array(text.unicodeScalars),
             entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes, appInNames: !inNames.isEmpty)
-        var state = ParseState()
-        for stage in Self.stages {
-            if let result = try stage.run(&utterance, &state, parser: self) { return refined(relabeled(result, language), utterance) }
+        let meter = WorkMeter(limit: workBudget)
+        let result = try WorkMeter.$current.withValue(meter) { () throws -> ParseResult in
+            var state = ParseState()
+            for stage in Self.stages {
+                if let result = try stage.run(&utterance, &state, parser: self) { return refined(relabeled(result, language), utterance) }
+            }
+            return refined(relabeled(decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970), language), utterance)
         }
-        return refined(relabeled(decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970), language), utterance)
+        if meter.exceeded { throw TooSlow(budget: workBudget) }
+        return result
     }
 
     /// A name said where the intent has two parameters for names goes to the one whose

@@ -293,6 +293,7 @@ struct AutomatonMatcher {
         // there: work its matches out once.
         struct SlotAt: Hashable { var slot: Automaton.Slot; var position: Int }
         var slotCache: [SlotAt: [(Int, Double, Capture, Int)]] = [:]
+        let meter = WorkMeter.current
         func marked(_ path: MatchPath, _ template: Int?) -> MatchPath {
             guard let template else { return path }
             return MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
@@ -302,6 +303,8 @@ struct AutomatonMatcher {
             // States in a fixed order, so that ties between equal scores always fall the same
             // way (dictionary order differs from one dictionary instance to the next).
             for state in agenda[offset].keys.sorted() {
+                // Over the parse's budget: stop; the parse then throws TooSlow.
+                if let meter, !meter.spend() { return result }
                 let path = agenda[offset][state]!
                 let closure = automaton.closures[state]
                 guard offset < length else {

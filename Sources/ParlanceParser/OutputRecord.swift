@@ -35,7 +35,7 @@ public struct OutputRecord: Sendable, Encodable {
     }
 
     public struct RecordError: Error, Sendable, Encodable, Hashable {
-        /// "bad_json", "missing_text", "invalid_utf8", "too_long", "bad_locale", "bad_reference_time", "parse_failed".
+        /// "bad_json", "missing_text", "invalid_utf8", "too_long", "bad_locale", "bad_reference_time", "parse_failed", "too_slow".
         public let code: String
         public let message: String
 
@@ -245,6 +245,8 @@ public struct BatchLineProcessor: LineProcessor {
         do {
             let result = try parser.parse(text, locale: locale, referenceTime: reference)
             return (OutputRecord(id: id, locale: tag, text: text, result: result, explain: explain), result)
+        } catch let error as IntentParser.TooSlow {
+            return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "too_slow", message: error.description)), nil)
         } catch {
             return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "parse_failed", message: "\(error)")), nil)
         }

@@ -7,8 +7,8 @@ import Testing
 
 /// Bad input gets a clear error and loses nothing: one output line per input line, in order.
 @Suite struct BatchRunnerTests {
-    func run(_ input: [UInt8], jobs: Int, chunk: Int = 2048) throws -> (lines: [[String: Any]], failures: Int) {
-        let processor = BatchLineProcessor(parser: try IntentParser(context: .demo), defaultLocale: "en-US")
+    func run(_ input: [UInt8], jobs: Int, chunk: Int = 2048, workBudget: Int = IntentParser.defaultWorkBudget) throws -> (lines: [[String: Any]], failures: Int) {
+        let processor = BatchLineProcessor(parser: try IntentParser(context: .demo, workBudget: workBudget), defaultLocale: "en-US")
         var runner = BatchRunner(processor: processor, jobs: jobs)
         runner.chunkLines = chunk
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-batch-\(UUID().uuidString)")
@@ -23,6 +23,25 @@ import Testing
         let output = try Data(contentsOf: outputURL)
         let lines = output.split(separator: 0x0A).map { try! JSONSerialization.jsonObject(with: Data($0)) as! [String: Any] }
         return (lines, failures)
+    }
+
+    /// A line over the work budget is the error record too_slow, and the lines after it are
+    /// parsed as usual (issue 17). The budget counts matcher steps: a short request takes a
+    /// few hundred, a request said twenty times over in one line thousands.
+    @Test func aLineOverTheWorkBudgetIsTooSlowAndTheBatchGoesOn() throws {
+        let long = String(repeating: "send a message to Bobo saying hi, ", count: 18)
+        let lines = [#"{"id": "a", "text": "call Bobo"}"#, #"{"id": "b", "text": "\#(long)"}"#, #"{"id": "c", "text": "send a message to Bobo saying hi"}"#]
+        let input = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+        let (tight, failures) = try run(input, jobs: 2, workBudget: 2_000)
+        #expect(failures == 1)
+        #expect(tight.map { $0["id"] as? String } == ["a", "b", "c"])
+        #expect(tight.map { ($0["error"] as? [String: Any])?["code"] as? String } == [nil, "too_slow", nil])
+        #expect(((tight[1]["error"] as? [String: Any])?["message"] as? String)?.contains("2000 matcher steps") == true)
+        #expect((tight[2]["intent"] as? [String: Any])?["name"] as? String == "sendMessage")
+        // The default budget reads the same line.
+        let (roomy, none) = try run(input, jobs: 1)
+        #expect(none == 0)
+        #expect(roomy[1]["error"] is NSNull)
     }
 
     @Test func aFieldOfTheWrongTypeKeepsTheRecordsID() throws {

@@ -1,0 +1,37 @@
+/// The work one parse may do (issue 17): a count of the template matcher's steps (a state of
+/// a template automaton reached at a word), the only part of parsing whose work depends on
+/// how the words combine rather than on their number. Counted, not timed, so that a budget
+/// gives the same answer on any machine and under any load. A parse that spends its budget
+/// stops matching and throws `IntentParser.TooSlow`; `parlance batch` writes it as the error
+/// record `too_slow` and goes on.
+final class WorkMeter: @unchecked Sendable {
+    let limit: Int
+    private(set) var spent = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Spends one step; false once the budget is gone.
+    @inline(__always) func spend() -> Bool {
+        spent += 1
+        return spent <= limit
+    }
+
+    var exceeded: Bool { spent > limit }
+
+    /// The meter of the parse running on this thread (one parse runs on one thread).
+    @TaskLocal static var current: WorkMeter?
+}
+
+extension IntentParser {
+    /// The default budget of matcher steps per utterance. The team corpora's lines take at
+    /// most a few thousand and the worst hostile 64 KiB line about ten thousand (the word cap
+    /// bounds them), so this is a guard against a grammar or an input nobody foresaw, not a
+    /// limit an utterance meets.
+    public static let defaultWorkBudget = 1_000_000
+
+    /// A parse that spent its work budget (`IntentParser(context:…, workBudget:)`).
+    public struct TooSlow: Error, Sendable, CustomStringConvertible {
+        public let budget: Int
+        public var description: String { "the parse went over its work budget of \(budget) matcher steps" }
+    }
+}

@@ -10,19 +10,12 @@ struct MatchUnit: Sendable {
     /// A sentence ends between the previous unit and this one (". ", "? ", "! ", "; ").
     var sentenceBefore = false
 
-    /// The most scalars a unit's key keeps. No word of any grammar, vocabulary or model is
-    /// longer (German compounds stay under 64), and every stage after the text layer (the
-    /// matcher's slips, app and name lookups, the models' features) compares keys, some
-    /// against every entry of a list: a "word" of 60,000 digits or marks would cost that
-    /// much per comparison. Longer keys keep their first 64 scalars and an ellipsis, which
-    /// no entry has, so they still match nothing and stay apart from the short words.
-    static let longestKey = 64
-
+    /// A token's key as the stages after the text layer compare it (the matcher's slips, app
+    /// and name lookups, the models' features): a key past `WordLength.longest` keeps its
+    /// first scalars and an ellipsis, which no entry has, so it still matches nothing and
+    /// stays apart from the short words.
     static func boundedKey(_ key: String) -> String {
-        guard key.utf8.count > longestKey else { return key }
-        let scalars = key.unicodeScalars
-        guard let cut = scalars.index(scalars.startIndex, offsetBy: longestKey, limitedBy: scalars.endIndex), cut != scalars.endIndex else { return key }
-        return String(scalars[..<cut]) + "…"
+        WordLength.cut(key).map { $0 + "…" } ?? key
     }
 }
 

@@ -99,7 +99,7 @@ struct UnavailableAppFinder: Sendable {
         let kept = entries.filter { !$0.key.isEmpty }
         self.entries = kept
         self.longest = 3
-        self.exact = Dictionary(grouping: kept.indices, by: { kept[$0].key }).mapValues { $0.min()! }
+        self.exact = Dictionary(kept.indices.map { (kept[$0].key, $0) }, uniquingKeysWith: min)
         self.longestKey = kept.map(\.key.unicodeScalars.count).max() ?? 0
     }
 

@@ -3,10 +3,11 @@ import Foundation
 /// A look at property-list bytes before Foundation's reader sees them. On Linux, Foundation
 /// crashes the process (a segmentation fault while bridging) on a binary property list that
 /// holds a set, and Parlance's property lists (AppIntentVocabulary.plist, .intentdefinition,
-/// .strings) never hold one. So every reader asks this first: a binary list's trailer and
-/// offset table are checked and every object's type read (and a version other than 00 refused) (one pass, no allocation); a set, an
-/// object type the format does not define, or an offset outside the file is an error, not a
-/// crash. XML lists have no sets and pass as they are.
+/// .strings) never hold one. So every reader asks this first: a binary list's version (00
+/// only), trailer and offset table are checked and every object's type read (one pass, no
+/// allocation); another version, a set, an object type the format does not define, or an
+/// offset outside the file is an error, not a crash. XML lists have no sets and pass as
+/// they are.
 public enum PropertyListGuard {
     public struct Refused: LocalizedError, CustomStringConvertible, Sendable {
         public let description: String

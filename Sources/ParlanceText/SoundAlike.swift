@@ -42,20 +42,8 @@ public struct SoundAlike: Sendable {
 
     /// The key of one word, given in its Latin folded form (`TextNormalizer.latin`).
     public func key(ofWord word: String) -> String {
-        let word = equivalents[word] ?? Self.bounded(word)
+        let word = equivalents[word] ?? WordLength.cut(word) ?? word
         return (try? transform.transliterate(word)) ?? word
-    }
-
-    /// The most scalars of a word the rules see. No name's word is longer, and ICU's rule-based
-    /// transliteration costs the square of the length on runs of one letter (a "word" of 16,000
-    /// b's took 130 M instructions): longer words keep their first 64 scalars.
-    public static let longestWord = 64
-
-    static func bounded(_ word: String) -> String {
-        guard word.utf8.count > longestWord else { return word }
-        let scalars = word.unicodeScalars
-        guard let cut = scalars.index(scalars.startIndex, offsetBy: longestWord, limitedBy: scalars.endIndex), cut != scalars.endIndex else { return word }
-        return String(scalars[..<cut])
     }
 
     /// The keys of every word of a phrase (any script), in order.

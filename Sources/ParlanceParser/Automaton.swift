@@ -36,68 +36,171 @@ struct Automaton: Sendable {
         var kind: Kind
     }
 
-    private(set) var edges: [[(Edge, Int)]] = []
-    /// Per state, what it reaches through epsilon and accept edges (see `close()`).
-    private(set) var closures: [Closure] = []
-    /// Every word any edge matches: a unit with another key may be a slip of one of them.
-    private(set) var vocabulary: Set<String> = []
+    /// One step of a state's closure: what it reads (a word id, a slot id; for an end, the
+    /// accepting state itself), the state it leads to, and the template whose accept edge was
+    /// passed on the way (-1: none). Twelve bytes: a grammar has about a million of them.
+    struct Step: Sendable {
+        let key: Int32
+        let target: Int32
+        let template: Int32
 
-    /// The consuming edges and accepting states reachable from a state without consuming,
-    /// each with the template whose accept edge was passed on the way, if any.
-    struct Closure: Sendable {
-        var words: [String: [(target: Int, template: Int?)]] = [:]
-        var fillers: [String: [(target: Int, template: Int?)]] = [:]
-        /// Word edges of 4+ letters, for one-slip matching of unknown words.
-        var slipWords: [(key: String, target: Int, template: Int?)] = []
-        var slots: [(slot: Slot, target: Int, template: Int?)] = []
-        var ends: [(state: Int, template: Int?)] = []
+        var state: Int { Int(target) }
+        var templateIndex: Int? { template < 0 ? nil : Int(template) }
     }
 
-    /// Computes the closures; call once, after the last edge is added.
-    mutating func close() {
-        vocabulary = []
+    /// The steps of every state, one flat array: state `s` has `steps[starts[s]..<starts[s + 1]]`.
+    struct StepTable: Sendable {
+        private(set) var steps: [Step] = []
+        private(set) var starts: [Int32] = [0]
+
+        /// Appends the next state's steps.
+        mutating func close(_ list: [Step]) {
+            steps.append(contentsOf: list)
+            starts.append(Int32(steps.count))
+        }
+
+        subscript(state: Int) -> ArraySlice<Step> { steps[Int(starts[state])..<Int(starts[state + 1])] }
+
+        /// The steps of `state` that read `key`, in the order the closure met them (the
+        /// state's steps are sorted by key, stably).
+        func steps(of state: Int, reading key: Int32) -> ArraySlice<Step> {
+            var low = Int(starts[state])
+            var high = Int(starts[state + 1])
+            let end = high
+            while low < high {
+                let middle = (low + high) / 2
+                if steps[middle].key < key { low = middle + 1 } else { high = middle }
+            }
+            var last = low
+            while last < end, steps[last].key == key { last += 1 }
+            return steps[low..<last]
+        }
+
+        /// Drops the spare capacity growth left.
+        mutating func shrink() {
+            steps = steps.withUnsafeBufferPointer { Array($0) }
+            starts = starts.withUnsafeBufferPointer { Array($0) }
+        }
+    }
+
+    private enum Kind: UInt8 { case word, filler, slot, epsilon, accept }
+    /// An edge as stored while the automaton is built: words and slots by id.
+    private struct Stored { var kind: Kind; var value: Int32; var target: Int32 }
+
+    /// The edges out of each state; emptied by `close`, which keeps only the closures.
+    private var edges: [[Stored]] = []
+    private var count = 0
+    /// Word and filler keys by id, and their ids (the grammar's vocabulary).
+    private(set) var words: [String] = []
+    private var wordIDs: [String: Int32] = [:]
+    /// The distinct slots, by id.
+    private(set) var slots: [Slot] = []
+    private var slotIDs: [Slot: Int32] = [:]
+
+    /// Per state, what it reaches through epsilon and accept edges (see `close`). Only the
+    /// states a match can stand in — the start and the targets of consuming edges — have
+    /// steps; the others are passed through, never stood in.
+    private(set) var wordSteps = StepTable()
+    private(set) var fillerSteps = StepTable()
+    /// Word steps of 4+ letters, in closure order, for one-slip matching of unknown words.
+    private(set) var slipSteps = StepTable()
+    private(set) var slotSteps = StepTable()
+    /// The accepting states reached without consuming (key: the state).
+    private(set) var endSteps = StepTable()
+
+    /// The id of a word some edge matches; nil for a word no template has.
+    func id(of key: String) -> Int32? { wordIDs[key] }
+
+    /// Computes the closures of the states a match can stand in, from `start`, keeping as
+    /// ends only the `accepting` states; call once, after the last edge is added.
+    mutating func close(start: Int, accepting: Set<Int>) {
+        var entered = [Bool](repeating: false, count: count)
+        entered[start] = true
+        for state in edges {
+            for edge in state where edge.kind == .word || edge.kind == .filler || edge.kind == .slot {
+                entered[Int(edge.target)] = true
+            }
+        }
         // Which states the current closure has visited: the state it was last visited for, so
         // one array serves every closure (no set per state).
-        var visitedFor = [Int](repeating: -1, count: edges.count)
-        var stack: [(Int, Int?)] = []
-        closures = (0..<edges.count).map { state in
-            var closure = Closure()
-            stack.append((state, nil))
+        var visitedFor = [Int](repeating: -1, count: count)
+        var stack: [(Int, Int32)] = []
+        var words: [Step] = [], fillers: [Step] = [], slips: [Step] = [], slots: [Step] = [], ends: [Step] = []
+        for state in 0..<count {
+            defer {
+                // Sorted by key, stably: the steps of one word stay in the order met.
+                wordSteps.close(words.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element))
+                fillerSteps.close(fillers.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element))
+                slipSteps.close(slips)
+                slotSteps.close(slots)
+                endSteps.close(ends)
+                words.removeAll(keepingCapacity: true)
+                fillers.removeAll(keepingCapacity: true)
+                slips.removeAll(keepingCapacity: true)
+                slots.removeAll(keepingCapacity: true)
+                ends.removeAll(keepingCapacity: true)
+            }
+            guard entered[state] else { continue }
+            stack.append((state, -1))
             while let (current, template) = stack.popLast() {
                 guard visitedFor[current] != state else { continue }
                 visitedFor[current] = state
-                closure.ends.append((current, template))
-                for (edge, target) in edges[current] {
-                    switch edge {
-                    case .epsilon: stack.append((target, template))
-                    case .accept(let t): stack.append((target, t))
-                    case .word(let key):
-                        closure.words[key, default: []].append((target, template))
-                        if key.count >= 4 { closure.slipWords.append((key, target, template)) }
-                    case .filler(let key):
-                        closure.fillers[key, default: []].append((target, template))
-                    case .slot(let slot): closure.slots.append((slot, target, template))
+                if accepting.contains(current) { ends.append(Step(key: Int32(current), target: Int32(current), template: template)) }
+                for edge in edges[current] {
+                    let step = Step(key: edge.value, target: edge.target, template: template)
+                    switch edge.kind {
+                    case .epsilon: stack.append((Int(edge.target), template))
+                    case .accept: stack.append((Int(edge.target), edge.value))
+                    case .word:
+                        words.append(step)
+                        if self.words[Int(edge.value)].count >= 4 { slips.append(step) }
+                    case .filler: fillers.append(step)
+                    case .slot: slots.append(step)
                     }
                 }
             }
-            return closure
         }
-        for state in edges {
-            for (edge, _) in state {
-                if case .word(let key) = edge { vocabulary.insert(key) }
-                if case .filler(let key) = edge { vocabulary.insert(key) }
-            }
-        }
+        edges = []
+        slotIDs = [:]
+        for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
     }
 
     mutating func newState() -> Int {
         edges.append([])
-        return edges.count - 1
+        count += 1
+        return count - 1
     }
 
-    mutating func connect(_ from: Int, _ edge: Edge, _ to: Int) { edges[from].append((edge, to)) }
+    mutating func connect(_ from: Int, _ edge: Edge, _ to: Int) {
+        let stored: Stored
+        switch edge {
+        case .word(let key): stored = Stored(kind: .word, value: intern(key), target: Int32(to))
+        case .filler(let key): stored = Stored(kind: .filler, value: intern(key), target: Int32(to))
+        case .slot(let slot):
+            let id: Int32
+            if let known = slotIDs[slot] {
+                id = known
+            } else {
+                id = Int32(slots.count)
+                slots.append(slot)
+                slotIDs[slot] = id
+            }
+            stored = Stored(kind: .slot, value: id, target: Int32(to))
+        case .epsilon: stored = Stored(kind: .epsilon, value: 0, target: Int32(to))
+        case .accept(let template): stored = Stored(kind: .accept, value: Int32(template), target: Int32(to))
+        }
+        edges[from].append(stored)
+    }
 
-    var stateCount: Int { edges.count }
+    private mutating func intern(_ key: String) -> Int32 {
+        if let id = wordIDs[key] { return id }
+        let id = Int32(words.count)
+        words.append(key)
+        wordIDs[key] = id
+        return id
+    }
+
+    var stateCount: Int { count }
 }
 
 /// Compiles template patterns into an automaton, inlining rules.

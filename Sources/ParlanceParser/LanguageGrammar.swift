@@ -20,8 +20,10 @@ final class LanguageGrammar: Sendable {
         /// The keys of `accepting`, as the matcher takes them (made once, not per match).
         let acceptingStates: Set<Int>
 
+        /// Closes `automaton` (see `Automaton.close`).
         init(automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
             self.automaton = automaton
+            self.automaton.close(start: start, accepting: Set(accepting.keys))
             self.start = start
             self.accepting = accepting
             self.acceptingStates = Set(accepting.keys)
@@ -30,6 +32,7 @@ final class LanguageGrammar: Sendable {
         /// A rule compiled alone (the mention rule, a category's verbs): one accepting state, no intent.
         init(automaton: Automaton, start: Int, end: Int) {
             self.automaton = automaton
+            self.automaton.close(start: start, accepting: [end])
             self.start = start
             self.accepting = [:]
             self.acceptingStates = [end]
@@ -138,7 +141,6 @@ final class LanguageGrammar: Sendable {
             builder.source = "\(language)/common.sentences <\(rule)>"
             builder.slot = { name in name == "app" ? Automaton.Slot(parameter: "app", kind: .app) : nil }
             try builder.add(.rule(rule), from: start, to: end)
-            builder.automaton.close()
             return Compiled(automaton: builder.automaton, start: start, end: end)
         }
         self.mention = try compileMention("mention")
@@ -221,7 +223,6 @@ final class LanguageGrammar: Sendable {
         let end = builder.automaton.newState()
         builder.source = "\(language)/*.sentences <\(name)>"
         try builder.add(.rule(name), from: start, to: end)
-        builder.automaton.close()
         return Compiled(automaton: builder.automaton, start: start, end: end)
     }
 
@@ -261,7 +262,6 @@ final class LanguageGrammar: Sendable {
             }
             builder.automaton.connect(templateEnd, .accept(index), ends[template.intent]!)
         }
-        builder.automaton.close()
         return Compiled(automaton: builder.automaton, start: start, accepting: accepting)
     }
 

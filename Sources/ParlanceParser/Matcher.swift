@@ -261,6 +261,8 @@ struct AutomatonMatcher {
     let automaton: Automaton
     let oracle: SlotOracle
     let keys: [String]
+    /// Each unit's word id in the automaton (nil: no template has the word).
+    let ids: [Int32?]
     /// Whether paths may skip words (`MatchScores.skippedWord`).
     let bend: Bool
 
@@ -268,6 +270,7 @@ struct AutomatonMatcher {
         self.automaton = automaton
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
+        self.ids = keys.map { automaton.id(of: $0) }
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
@@ -284,7 +287,7 @@ struct AutomatonMatcher {
         var result: [Int: MatchPath] = [:]
         // The same slot at the same position is asked for by every template that has it
         // there: work its matches out once.
-        struct SlotAt: Hashable { var slot: Automaton.Slot; var position: Int }
+        struct SlotAt: Hashable { var slot: Int32; var position: Int }
         var slotCache: [SlotAt: [(Int, Double, Capture, Int)]] = [:]
         let meter = WorkMeter.current
         func marked(_ path: MatchPath, _ template: Int?) -> MatchPath {
@@ -299,11 +302,10 @@ struct AutomatonMatcher {
                 // Over the parse's budget: stop; the parse then throws TooSlow.
                 if let meter, !meter.spend() { return result }
                 let path = agenda[offset][state]!
-                let closure = automaton.closures[state]
                 guard offset < length else {
-                    for (end, template) in closure.ends where accepting.contains(end) && !(path.capture == nil && path.skips > (path.parent?.skips ?? 0)) {
-                        if let existing = result[end], existing.score >= path.score { continue }
-                        result[end] = marked(path, template)
+                    for end in automaton.endSteps[state] where !(path.capture == nil && path.skips > (path.parent?.skips ?? 0)) {
+                        if let existing = result[end.state], existing.score >= path.score { continue }
+                        result[end.state] = marked(path, end.templateIndex)
                     }
                     continue
                 }
@@ -311,31 +313,35 @@ struct AutomatonMatcher {
                 // After a skipped word, only a template word (or another skip) may follow: words
                 // are inserted between template words, never put in place of one.
                 let afterSkip = path.capture == nil && path.skips > (path.parent?.skips ?? 0)
-                for (target, template) in closure.fillers[unit] ?? [] {
-                    advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, template)))
+                let words = ids[position].map { automaton.wordSteps.steps(of: state, reading: $0) } ?? []
+                if let id = ids[position] {
+                    for step in automaton.fillerSteps.steps(of: state, reading: id) {
+                        advance(&agenda, offset + 1, step.state, MatchPath(score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, step.templateIndex)))
+                    }
                 }
-                for (target, template) in closure.words[unit] ?? [] {
-                    advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, template)))
+                for step in words {
+                    advance(&agenda, offset + 1, step.state, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, step.templateIndex)))
                 }
                 // Templates bend: a word none of them has here is skipped, at a cost. Only
                 // where a template word is expected next, so free slots keep their words.
-                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !closure.words.isEmpty, (closure.words[unit] ?? []).isEmpty {
+                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !automaton.wordSteps[state].isEmpty, words.isEmpty {
                     advance(&agenda, offset + 1, state, MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path))
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
-                if unit.count >= 4, !automaton.vocabulary.contains(unit) {
-                    for (key, target, template) in closure.slipWords
-                    where EditDistance.withinOne(unit, key) && (key.count >= 5 || EditDistance.isTransposition(unit, key)) {
-                        advance(&agenda, offset + 1, target, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: marked(path, template)))
+                if unit.count >= 4, ids[position] == nil {
+                    for step in automaton.slipSteps[state] {
+                        let key = automaton.words[Int(step.key)]
+                        guard EditDistance.withinOne(unit, key) && (key.count >= 5 || EditDistance.isTransposition(unit, key)) else { continue }
+                        advance(&agenda, offset + 1, step.state, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: marked(path, step.templateIndex)))
                     }
                 }
-                for (slot, target, template) in closure.slots where !afterSkip {
-                    let key = SlotAt(slot: slot, position: position)
-                    let matches = slotCache[key] ?? slotMatches(slot, at: position, limit: to)
+                for step in automaton.slotSteps[state] where !afterSkip {
+                    let key = SlotAt(slot: step.key, position: position)
+                    let matches = slotCache[key] ?? slotMatches(automaton.slots[Int(step.key)], at: position, limit: to)
                     slotCache[key] = matches
                     for (end, score, capture, literals) in matches {
                         let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
-                        advance(&agenda, end - from, target, MatchPath(score: path.score + score + bonus, literals: path.literals + literals, capture: capture, parent: marked(path, template)))
+                        advance(&agenda, end - from, step.state, MatchPath(score: path.score + score + bonus, literals: path.literals + literals, capture: capture, parent: marked(path, step.templateIndex)))
                     }
                 }
             }

@@ -24,17 +24,25 @@ struct NumberMatch {
 /// Numbers of one language: digits with the locale's separators, parsed by ICU, and
 /// spelled-out numbers from a table made once by formatting 0…999 and round thousands
 /// with every CLDR spell-out rule set of the language (so "veintiuna", "ein­und­zwanzig"
-/// and "vingt et un" are all there). Numbers the table lacks ("two thousand five hundred")
-/// go to ICU's lenient spell-out parse, which is slower but rarely needed.
+/// and "vingt et un" are all there). Longer numbers ("two thousand five hundred",
+/// "zweitausenddreiundzwanzig", "trois cent mille") are composed from the table's phrases
+/// and the language's multiplier words (hundred, thousand, million, billion in the forms
+/// CLDR writes after another number: "cents", "mila", "millones"), in one pass over the
+/// run of number words: linear in its length.
 struct NumberLexicon: Sendable {
     let language: String
     private let table: [String: Decimal]
     private let longestPhrase: Int
+    /// What joins the keys of a phrase in the table: a space, or nothing in languages
+    /// written without spaces (Japanese, Chinese), whose tokenizer splits numerals.
+    private let joiner: String
     /// Every key that occurs in a spelled-out number.
     private let vocabulary: Set<String>
     private let weakWords: Set<String>
     private let connectors: Set<String>
-    private let lenient: NumberFormat?
+    /// Words that multiply what comes before them ("thousand", "mila", "millones"), with
+    /// their factor: 100, 1,000, 1,000,000 or 1,000,000,000.
+    private let multipliers: [String: Int64]
     /// Whether the language groups thousands with a space ("1 234,56").
     private let groupsWithSpace: Bool
 
@@ -61,15 +69,59 @@ struct NumberLexicon: Sendable {
             table[tokenizer.phraseKeys(word).joined(separator: " ")] = Decimal(value)
         }
         self.table = table
-        self.longestPhrase = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
+        let joiner = table.keys.contains { $0.contains(" ") } ? " " : ""
+        self.joiner = joiner
+        // Without spaces, a phrase of the table may be split into as many tokens as it has characters.
+        self.longestPhrase = joiner.isEmpty ? (table.keys.map(\.count).max() ?? 1) : (table.keys.map { $0.split(separator: " ").count }.max() ?? 1)
         let connectors = Set(data.connectors.map(TextNormalizer.key))
         self.connectors = connectors
-        self.vocabulary = Set(table.keys.flatMap { $0.split(separator: " ").map(String.init) }).union(connectors)
+        let multipliers = try NumberLexicon.multipliers(spellOut, ruleSets: Array(ruleSets.prefix(3)), table: table)
+        self.multipliers = multipliers
+        self.vocabulary = Set(table.keys.flatMap { $0.split(separator: " ").map(String.init) }).union(connectors).union(multipliers.keys)
         self.weakWords = Set(data.weakWords.map(TextNormalizer.key))
-        self.lenient = try? NumberFormat(locale: language, style: .spellOut, lenient: true)
         let decimal = try NumberFormat(locale: language, style: .decimal)
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+    }
+
+    /// The multiplier words, found in CLDR's spellings: what is left of k × m (and of
+    /// k × m + 20) once the spellings of k (and of 20) are taken off, when that is one word
+    /// ("two hundred" → "hundred", "deux cent vingt" → "cent", "zweitausend" → "tausend",
+    /// "dos millones" → "millones"); and a word the table has alone for a round m ("mil", "mille").
+    static func multipliers(_ spellOut: NumberFormat, ruleSets: [String], table: [String: Decimal]) throws -> [String: Int64] {
+        var found: [String: Int64] = [:]
+        for m: Int64 in [100, 1000, 1_000_000, 1_000_000_000] {
+            // The table's shortest words for m ("tausend", not "eintausend").
+            let singles = table.filter { !$0.key.contains(" ") && $0.value == Decimal(m) && $0.key.count > 1 }.keys
+            for word in singles where !singles.contains(where: { $0 != word && word.hasSuffix($0) }) {
+                found[word] = m
+            }
+            for ruleSet in ruleSets {
+                for k: Int64 in [2, 3] {
+                    let head = try spellOut.format(k, ruleSet: ruleSet)
+                    let tail = try spellOut.format(20, ruleSet: ruleSet)
+                    for (value, after) in [(k * m, ""), (k * m + 20, tail)] {
+                        let phrase = try spellOut.format(value, ruleSet: ruleSet)
+                        if let word = NumberLexicon.between(head, after, in: phrase) { found[word] = m }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The one word left of `phrase` between `head` and `tail`, written as separate words or
+    /// as one compound word; nil when there is not exactly one.
+    static func between(_ head: String, _ tail: String, in phrase: String) -> String? {
+        let words = split(phrase), first = split(head), last = tail.isEmpty ? [] : split(tail)
+        if words.count == first.count + last.count + 1, Array(words.prefix(first.count)) == first, Array(words.suffix(last.count)) == last {
+            return words[first.count]
+        }
+        // One compound word: "zweihundertzwanzig" = "zwei" + "hundert" + "zwanzig".
+        let whole = TextNormalizer.key(phrase), start = TextNormalizer.key(head), end = TextNormalizer.key(tail)
+        guard words.count == 1, whole.hasPrefix(start), whole.hasSuffix(end), whole.count > start.count + end.count else { return nil }
+        let middle = String(whole.dropFirst(start.count).dropLast(end.count))
+        return middle.count > 1 ? middle : nil
     }
 
     /// Keys of a spelled-out phrase as ICU writes it: words separated by spaces or hyphens.
@@ -80,13 +132,9 @@ struct NumberLexicon: Sendable {
     /// Every number in the stream, left to right, not overlapping.
     func find(in stream: TokenStream, decimal: NumberFormat) -> [NumberMatch] {
         var matches: [NumberMatch] = []
-        // ICU's lenient parse is slow (milliseconds a call): each text is asked once per
-        // utterance, so that a run of the same number words ("thousand thousand …") costs
-        // a few calls, not several per word.
-        var calls = LenientCalls()
         var i = 0
         while i < stream.count {
-            if let match = digits(at: i, in: stream, decimal: decimal) ?? words(at: i, in: stream, calls: &calls) {
+            if let match = digits(at: i, in: stream, decimal: decimal) ?? words(at: i, in: stream) {
                 matches.append(match)
                 i = match.end
             } else {
@@ -121,86 +169,165 @@ struct NumberLexicon: Sendable {
         return NumberMatch(start: i, end: end, value: value, isDigits: true, isWeak: false)
     }
 
-    private func words(at i: Int, in stream: TokenStream, calls: inout LenientCalls) -> NumberMatch? {
+    private func words(at i: Int, in stream: TokenStream) -> NumberMatch? {
         let first = stream.keys[i]
         if !vocabulary.contains(first) || connectors.contains(first) {
-            return compound(at: i, in: stream, calls: &calls)
+            return compound(at: i, in: stream)
         }
-        // The run of number words (a connector only between two of them).
+        // The run of number words (a connector only between two of them; compounds such as
+        // "dreihunderttausend" in it count as number words).
         var end = i
-        while end < stream.count, end - i < 12, vocabulary.contains(stream.keys[end]), stream.token(end).kind == .word {
+        while end < stream.count, end - i < 12, stream.token(end).kind == .word,
+            vocabulary.contains(stream.keys[end]) || (end > i && compoundValue(stream.keys[end]) != nil)
+        {
             end += 1
         }
         while end > i, connectors.contains(stream.keys[end - 1]) { end -= 1 }
-        // The longest prefix of the run that the table has.
-        for length in stride(from: min(end - i, longestPhrase), through: 1, by: -1) {
-            let key = stream.keys[i..<(i + length)].joined(separator: " ")
-            guard let value = table[key] else { continue }
-            // A longer run the table lacks ("two thousand five hundred"): ask ICU.
-            if end - i > length, let longer = lenientParse(stream, i, end, calls: &calls), longer.end > i + length {
-                return longer
-            }
-            let weak = length == 1 && weakWords.contains(key)
-            return NumberMatch(start: i, end: i + length, value: value, isDigits: false, isWeak: weak)
+        // Phrases of the table and multipliers, composed left to right.
+        var number = Composition()
+        var next = i
+        var matched = i
+        var phrase = 0
+        while next < end {
+            var at = next
+            // A connector only between two parts: "one hundred and five".
+            if connectors.contains(stream.keys[at]), at > i { at += 1 }
+            guard at < end, let length = extend(&number, at: at, limit: end, stream: stream) else { break }
+            next = at + length
+            matched = next
+            phrase = length
         }
-        return end - i > 1 ? lenientParse(stream, i, end, calls: &calls) : nil
+        guard matched > i, let value = number.value else { return nil }
+        let weak = matched == i + 1 && phrase == 1 && weakWords.contains(first)
+        return NumberMatch(start: i, end: matched, value: Decimal(value), isDigits: false, isWeak: weak)
     }
 
-    /// A single word that contains a number word without being in the table, as German
-    /// compounds do ("zweitausendfünfhundert").
-    private func compound(at i: Int, in stream: TokenStream, calls: inout LenientCalls) -> NumberMatch? {
-        let key = stream.keys[i]
-        guard key.count >= 8, stream.token(i).kind == .word, isMadeOfNumberWords(key),
-            let decimal = parseWhole(stream.token(i).normalized, calls: &calls), let value = Decimal(string: decimal)
-        else { return nil }
-        return NumberMatch(start: i, end: i + 1, value: value, isDigits: false, isWeak: false)
-    }
-
-    /// Whether a word splits entirely into number words ("zweitausendfünfhundert" →
-    /// zwei·tausend·fünf·hundert), which is cheap to check, unlike ICU's lenient parse.
-    private func isMadeOfNumberWords(_ key: String) -> Bool {
-        let characters = Array(key)
-        var reachable = [Bool](repeating: false, count: characters.count + 1)
-        reachable[0] = true
-        for start in 0..<characters.count where reachable[start] {
-            for end in stride(from: start + 2, through: min(characters.count, start + 12), by: 1) where !reachable[end] {
-                if vocabulary.contains(String(characters[start..<end])) { reachable[end] = true }
-            }
-        }
-        return reachable[characters.count]
-    }
-
-    /// How many texts one utterance may ask ICU's lenient parse about (a millisecond or so
-    /// each): past it, numbers come from the table alone, so no utterance of number words
-    /// costs more than a few tens of milliseconds. Real requests ask a handful.
-    static let lenientCallsPerUtterance = 48
-
-    /// What one utterance has asked ICU's lenient parse: the answers, and the calls left.
-    struct LenientCalls {
-        var answers: [String: String?] = [:]
-        var left = NumberLexicon.lenientCallsPerUtterance
-    }
-
-    /// ICU's lenient parse of a whole text, asked once per text and utterance, within the budget.
-    private func parseWhole(_ text: String, calls: inout LenientCalls) -> String? {
-        if let known = calls.answers[text] { return known }
-        guard calls.left > 0 else { return nil }
-        calls.left -= 1
-        let parsed = lenient?.parseWhole(text)
-        calls.answers[text] = parsed
-        return parsed
-    }
-
-    /// The longest prefix of units [start, end) that ICU's lenient parse reads completely.
-    private func lenientParse(_ stream: TokenStream, _ start: Int, _ end: Int, calls: inout LenientCalls) -> NumberMatch? {
-        guard lenient != nil else { return nil }
-        for last in stride(from: end, to: start + 1, by: -1) {
-            let text = (start..<last).map { stream.token($0).normalized }.joined(separator: " ")
-            if let decimal = parseWhole(text, calls: &calls), let value = Decimal(string: decimal) {
-                return NumberMatch(start: start, end: last, value: value, isDigits: false, isWeak: false)
-            }
+    /// Adds to `number` the part at `at` that continues it — the longest phrase of the table
+    /// that does, a multiplier word, or a compound word — and returns its length in words;
+    /// nil when none does.
+    private func extend(_ number: inout Composition, at: Int, limit: Int, stream: TokenStream) -> Int? {
+        for length in stride(from: min(limit - at, longestPhrase), through: 1, by: -1) {
+            let key = length == 1 ? stream.keys[at] : stream.keys[at..<(at + length)].joined(separator: joiner)
+            if length == 1, let factor = multipliers[key], number.add(.times(factor)) { return 1 }
+            if let value = table[key], number.add(.plus(NSDecimalNumber(decimal: value).int64Value)) { return length }
+            if length == 1, table[key] == nil, let value = compoundValue(key), number.add(.plus(value)) { return 1 }
         }
         return nil
+    }
+
+    /// The value of a compound number word the table lacks ("dreihunderttausend").
+    private func compoundValue(_ key: String) -> Int64? {
+        guard key.count >= 8, key.unicodeScalars.count <= WordLength.longest else { return nil }
+        return composeWord(key)
+    }
+
+    /// A single word made of number words without being in the table, as German and
+    /// Italian compounds are ("zweitausendfünfhundert", "duemilacinquecento").
+    private func compound(at i: Int, in stream: TokenStream) -> NumberMatch? {
+        let key = stream.keys[i]
+        guard stream.token(i).kind == .word, let value = compoundValue(key) else { return nil }
+        return NumberMatch(start: i, end: i + 1, value: Decimal(value), isDigits: false, isWeak: false)
+    }
+
+    /// The value of a word that splits into number words (zwei·tausend·fünf·hundert), each
+    /// the longest that still lets the rest split; nil when it does not split or the parts
+    /// do not make a number.
+    func composeWord(_ key: String) -> Int64? {
+        let characters = Array(key)
+        let count = characters.count
+        // Which suffixes split into number words (from the end), so the walk never backtracks.
+        var splits = [Bool](repeating: false, count: count + 1)
+        splits[count] = true
+        for start in stride(from: count - 1, through: 0, by: -1) {
+            for end in stride(from: start + 2, through: min(count, start + 16), by: 1) where splits[end] {
+                if isPiece(String(characters[start..<end])) {
+                    splits[start] = true
+                    break
+                }
+            }
+        }
+        guard splits[0] else { return nil }
+        var number = Composition()
+        var start = 0
+        while start < count {
+            var taken = false
+            for end in stride(from: min(count, start + 16), through: start + 2, by: -1) where splits[end] {
+                let piece = String(characters[start..<end])
+                guard isPiece(piece) else { continue }
+                if !connectors.contains(piece) {
+                    let part: Composition.Part
+                    if let factor = multipliers[piece] {
+                        part = .times(factor)
+                    } else if let value = table[piece], case let whole = NSDecimalNumber(decimal: value).int64Value {
+                        part = .plus(whole)
+                    } else {
+                        continue
+                    }
+                    guard number.add(part) else { return nil }
+                }
+                start = end
+                taken = true
+                break
+            }
+            guard taken else { return nil }
+        }
+        return number.value
+    }
+
+    private func isPiece(_ piece: String) -> Bool {
+        multipliers[piece] != nil || connectors.contains(piece) || (table[piece] != nil && !piece.contains(" "))
+    }
+}
+
+/// A spelled-out number built part by part, as people say one: values added from larger
+/// to smaller ("twenty" + "five", "deux mille" + "quatre-vingt"), multipliers applied to
+/// what comes before them ("five" × "hundred", "twenty-five" × "thousand"). A part that
+/// cannot continue the number ("five five", "thousand thousand") is refused, and the
+/// number ends before it.
+struct Composition {
+    enum Part {
+        case plus(Int64)
+        case times(Int64)
+    }
+
+    /// Completed groups (each times a multiplier of 1,000 or more).
+    private var total: Int64 = 0
+    /// The group being said (under the last multiplier).
+    private var group: Int64 = 0
+    /// The last multiplier of 1,000 or more; a later one must be smaller.
+    private var lastFactor = Int64.max
+    private var parts = 0
+
+    var value: Int64? { parts == 0 ? nil : total + group }
+
+    /// Adds a part; false (and nothing changed) when it cannot continue the number.
+    mutating func add(_ part: Part) -> Bool {
+        switch part {
+        case .plus(let value):
+            // A smaller value after a round one: 20 + 5, 100 + 25, 2000 + 80; not 5 + 5.
+            guard group == 0 || group % Composition.magnitude(above: value) == 0 else { return false }
+            if group == 0, total > 0, value >= lastFactor { return false }
+            group += value
+        case .times(let factor) where factor == 100:
+            guard group < 100, parts == 0 || group > 0 else { return false }
+            group = max(group, 1) * 100
+        case .times(let factor):
+            guard factor < lastFactor, group < factor, parts == 0 || group > 0 else { return false }
+            let (product, overflow) = max(group, 1).multipliedReportingOverflow(by: factor)
+            guard !overflow else { return false }
+            total += product
+            group = 0
+            lastFactor = factor
+        }
+        parts += 1
+        return true
+    }
+
+    /// The power of ten just above `value` (5 → 10, 25 → 100, 100 → 1000).
+    static func magnitude(above value: Int64) -> Int64 {
+        var power: Int64 = 10
+        while power <= value, power < 1_000_000_000_000 { power *= 10 }
+        return power
     }
 }
 

@@ -92,6 +92,12 @@ let package = Package(
             dependencies: ["ParlanceParser"],
             exclude: ["Cases"]
         ),
+        // The command itself, run as a process: the hostile-input corpus (Hostile/).
+        .testTarget(
+            name: "ParlanceCommandTests",
+            dependencies: ["ParlanceCommand"],
+            exclude: ["Hostile"]
+        ),
         .testTarget(
             name: "ParlanceTextTests",
             dependencies: ["ParlanceText"],

@@ -59,7 +59,7 @@ struct Batch: ParsableCommand {
     /// Streams the input through the processor; returns how many lines failed.
     func run<Processor: LineProcessor>(_ processor: Processor) throws -> Int {
         var input: BatchInput
-        do { input = try BatchInput(path: file) } catch { throw ValidationError(error.description) }
+        do { input = try BatchInput(path: file) } catch { throw InputError(error.description) }
         let meter = ProgressLine(enabled: progress ?? (isatty(STDERR_FILENO) == 1))
         let failures = try BatchRunner(processor: processor, jobs: jobs).run(source: &input, output: .standardOutput) { meter.update($0) }
         meter.finish()

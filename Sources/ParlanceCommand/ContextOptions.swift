@@ -23,7 +23,7 @@ struct ContextOptions: ParsableArguments {
             do {
                 loaded = try ParserContext.load(contentsOf: URL(fileURLWithPath: context))
             } catch {
-                throw ValidationError(error.description)
+                throw InputError(error.description)
             }
         } else {
             loaded = .demo
@@ -32,12 +32,12 @@ struct ContextOptions: ParsableArguments {
             FileHandle.standardError.write(Data("parlance: \(diagnostic.description)\n".utf8))
         }
         if strict, !loaded.diagnostics.isEmpty {
-            throw ValidationError("--strict: the context has \(loaded.diagnostics.count) warning\(loaded.diagnostics.count == 1 ? "" : "s") (above)")
+            throw InputError("--strict: the context has \(loaded.diagnostics.count) warning\(loaded.diagnostics.count == 1 ? "" : "s") (above)")
         }
         if let donations {
             let log = DonationLog(loaded.donations)
             do { try log.replay(contentsOf: URL(fileURLWithPath: donations), context: loaded) } catch {
-                throw ValidationError(error.description)
+                throw InputError(error.description)
             }
             loaded.donations = log.all
         }
@@ -70,6 +70,6 @@ struct ResolveOptions: ParsableArguments {
 /// The input of a streaming command: the file named, or standard input.
 func openInput(_ path: String?) throws -> FileHandle {
     guard let path else { return .standardInput }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw ValidationError("cannot read '\(path)'") }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read '\(path)'") }
     return handle
 }

@@ -110,7 +110,7 @@ struct Eval: ParsableCommand {
             do {
                 baselineReport = try JSONGuard.decode(EvaluationReport.self, from: Data(contentsOf: URL(fileURLWithPath: baseline)))
             } catch {
-                throw ValidationError("cannot read the baseline report '\(baseline)': \(error)")
+                throw InputError("cannot read the baseline report '\(baseline)': \(error)")
             }
         } else {
             baselineReport = nil
@@ -119,9 +119,9 @@ struct Eval: ParsableCommand {
         var floors: [String: EvaluationReport.Floors]?
         if let thresholds {
             do { floors = try JSONGuard.decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch let error as DecodingError {
-                throw ValidationError("cannot read the thresholds '\(thresholds)': \(LanguageResources.describe(error))")
+                throw InputError("cannot read the thresholds '\(thresholds)': \(LanguageResources.describe(error))")
             } catch {
-                throw ValidationError("cannot read the thresholds '\(thresholds)': \(error.localizedDescription)")
+                throw InputError("cannot read the thresholds '\(thresholds)': \(FileErrorText.describe(error))")
             }
         }
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
@@ -146,11 +146,11 @@ struct Eval: ParsableCommand {
         do {
             data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ValidationError("cannot read the outcomes '\(path)': \(error.localizedDescription)")
+            throw InputError("cannot read the outcomes '\(path)': \(FileErrorText.describe(error))")
         }
         let locales: [String: EvaluationReport.LocaleReport]
-        do { locales = try ReportOutcome.sum(jsonLines: data, file: path) } catch { throw ValidationError("\(error)") }
-        guard !locales.isEmpty else { throw ValidationError("nothing to measure: no outcome in '\(path)'") }
+        do { locales = try ReportOutcome.sum(jsonLines: data, file: path) } catch { throw InputError("\(error)") }
+        guard !locales.isEmpty else { throw InputError("nothing to measure: no outcome in '\(path)'") }
         return locales
     }
 
@@ -167,23 +167,30 @@ struct Eval: ParsableCommand {
     func measure(wanted: Set<String>, options: [String: String]) throws -> (EvaluationReport, failures: Int) {
         let parser = try resolveOptions.parser(contextOptions.load())
         var records: [AnnotatedRecord] = []
+        // Languages of records left out for want of an intent grammar, said when nothing is left.
+        var skipped = Set<String>()
         let files: [String]
-        do { files = try CorpusFiles.list(corpora) } catch { throw ValidationError("\(error)") }
+        do { files = try CorpusFiles.list(corpora) } catch { throw InputError("\(error)") }
         for file in files {
             let loaded: [AnnotatedRecord]
-            do { loaded = try AnnotatedRecord.load(file) } catch { throw ValidationError("\(error)") }
+            do { loaded = try AnnotatedRecord.load(file) } catch { throw InputError("\(error)") }
             for record in loaded {
                 // A record no language can read is an error, not a record left out.
                 let language: String
                 do { language = try ParlanceLocale(record.locale ?? "en").language } catch {
-                    throw ValidationError("\(file): record \(record.id): \(error)")
+                    throw InputError("\(file): record \(record.id): \(error)")
                 }
-                if wanted.contains(language), !heldOut || FallbackTrainer.isAside(record.id) { records.append(record) }
+                if wanted.contains(language), !heldOut || FallbackTrainer.isAside(record.id) {
+                    records.append(record)
+                } else if !IntentParser.supportedLanguages.contains(language) {
+                    skipped.insert(language)
+                }
             }
         }
         // A gate with nothing to measure is no pass: no annotated record is an error.
         guard !records.isEmpty else {
-            throw ValidationError("nothing to measure: no annotated record in \(corpora.joined(separator: ", "))" + (languages.map { " for --languages \($0)" } ?? "") + (heldOut ? " kept aside" : ""))
+            let why = skipped.isEmpty ? "" : " (records in \(skipped.sorted().joined(separator: ", ")), which \(skipped.count == 1 ? "has" : "have") no intent grammar, are not measured)"
+            throw InputError("nothing to measure: no annotated record in \(corpora.joined(separator: ", "))" + (languages.map { " for --languages \($0)" } ?? "") + (heldOut ? " kept aside" : "") + why)
         }
         let outcomes = CorpusRun(parser: parser).parse(records, jobs: jobs)
         let report = EvaluationReport(outcomes: outcomes, settings: try settings(corpora: files, options: options))
@@ -205,7 +212,7 @@ struct Eval: ParsableCommand {
             // Summed outcomes have no errors to list: an errors.jsonl would say none was wrong.
             if fromOutcomes == nil { try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl")) }
         } catch {
-            FileHandle.standardError.write(Data("Error: cannot write the reports to '\(out)': \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("Error: cannot write the reports to '\(out)': \(FileErrorText.describe(error))\n".utf8))
             throw ExitCode(Self.ioFailure)
         }
         var summary: String
@@ -221,7 +228,7 @@ struct Eval: ParsableCommand {
             }
         }
         do { try FileHandle.standardOutput.write(contentsOf: Data(summary.utf8)) } catch {
-            FileHandle.standardError.write(Data("Error: cannot write to standard output: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("Error: cannot write to standard output: \(FileErrorText.describe(error))\n".utf8))
             throw ExitCode(Self.ioFailure)
         }
         FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html}\(fromOutcomes == nil ? " and errors.jsonl" : "")\n".utf8))

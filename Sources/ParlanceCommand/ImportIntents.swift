@@ -28,7 +28,7 @@ struct ImportIntents: ParsableCommand {
         do {
             definition = try IntentDefinitionFile.load(contentsOf: URL(fileURLWithPath: file), baseLanguage: baseLanguage)
         } catch {
-            throw ValidationError(error.description)
+            throw InputError(error.description)
         }
         for warning in definition.warnings {
             FileHandle.standardError.write(Data("parlance: \(file): warning: \(warning)\n".utf8))

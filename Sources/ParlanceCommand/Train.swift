@@ -40,14 +40,21 @@ struct Train: ParsableCommand {
         let parser = try IntentParser(context: contextOptions.load())
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
         let catalogue = IntentCatalogue.standard
-        let unannotated = try Set(CorpusFiles.list(intentOnly).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let unannotated: Set<String>
+        let files: [String]
+        do {
+            unannotated = try Set(CorpusFiles.list(intentOnly).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            files = try CorpusFiles.list(corpora)
+        } catch { throw InputError("\(error)") }
         var items: [String: [FrameModelTrainer.Item]] = [:]
         var sources: [String: [String: Int]] = [:]
         var unplaced: [String: Int] = [:]
-        for file in try CorpusFiles.list(corpora) {
+        for file in files {
             let tagFile = !unannotated.contains(URL(fileURLWithPath: file).standardizedFileURL.path)
             let source = URL(fileURLWithPath: file).deletingLastPathComponent().lastPathComponent
-            for record in try AnnotatedRecord.load(file) {
+            let records: [AnnotatedRecord]
+            do { records = try AnnotatedRecord.load(file) } catch { throw InputError("\(error)") }
+            for record in records {
                 guard let locale = try? ParlanceLocale(record.locale ?? "en"), wanted.contains(locale.language),
                     IntentParser.supportedLanguages.contains(locale.language)
                 else { continue }

@@ -49,7 +49,9 @@ public final class BatchInput: ByteSource {
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
         var code: Int32 = 0
-        let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
+        var message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
+        // zlib's message starts with the path it was opened with: the file is named once.
+        if message.hasPrefix("\(name): ") { message.removeFirst(name.count + 2) }
         // A short read at the end of a truncated stream sets Z_BUF_ERROR without failing.
         if n < 0 || (code != Z_OK && code != Z_STREAM_END) {
             let error = BatchInputError(message: "\(name): \(message) (a truncated or corrupt .gz file?)", truncated: true)

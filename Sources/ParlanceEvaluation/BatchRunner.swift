@@ -75,7 +75,7 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
                 out.append(try encoder.encode(record))
                 out.append(0x0A)
             }
-            try output.write(contentsOf: out)
+            do { try output.write(contentsOf: out) } catch { throw BatchOutputError(reason: FileErrorText.describe(error)) }
             state.lines += lines.count
             state.failures = failures
             let elapsed = ContinuousClock.now - started
@@ -120,4 +120,32 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
 struct UnsafeSendable<T>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<T>
     init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}
+
+/// Records that could not be written (a full disk, a closed pipe): the run stops, since
+/// nothing more it makes can be delivered.
+public struct BatchOutputError: Error, Sendable, CustomStringConvertible {
+    /// The system's reason ("No space left on device").
+    public let reason: String
+    public var description: String { "cannot write the output: \(reason)" }
+    public init(reason: String) { self.reason = reason }
+}
+
+/// A file error in words: the system's reason ("Not a directory", "No space left on
+/// device") and the path, rather than Foundation's "The operation could not be completed".
+public enum FileErrorText {
+    public static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        let path = ns.userInfo[NSFilePathErrorKey] as? String
+        if let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }) {
+            return plain(underlying.localizedDescription) + (path.map { " (\($0))" } ?? "")
+        }
+        return plain(ns.localizedDescription)
+    }
+
+    /// Foundation on Linux puts "The operation could not be completed. " before the reason.
+    private static func plain(_ message: String) -> String {
+        let generic = "The operation could not be completed. "
+        return message.hasPrefix(generic) && message.count > generic.count ? String(message.dropFirst(generic.count)) : message
+    }
 }

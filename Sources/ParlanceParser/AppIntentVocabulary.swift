@@ -23,7 +23,7 @@ public struct AppIntentVocabulary: Sendable {
     public static func load(contentsOf url: URL, catalogue: IntentCatalogue = .standard) throws(ContextError) -> AppIntentVocabulary {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
+            throw ContextError(file: url.path, message: "cannot read: \(PropertyListGuard.describe(error))")
         }
         return try decode(data, file: url.path, catalogue: catalogue)
     }
@@ -33,7 +33,7 @@ public struct AppIntentVocabulary: Sendable {
         do {
             root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
         } catch {
-            throw ContextError(file: file, message: "not a property list (XML or binary): \(error.localizedDescription)")
+            throw ContextError(file: file, message: "not a property list (XML or binary): \(PropertyListGuard.describe(error))")
         }
         do {
             return try PlistReader(file: file, catalogue: catalogue).read(root)

@@ -214,12 +214,19 @@ public struct ParserContext: Sendable, Decodable {
 public struct ContextError: Error, Sendable, CustomStringConvertible {
     public let file: String
     public let message: String
+    /// What the file is: "context file", "vocabulary file", "intent definition", "strings
+    /// table" or "donation journal" — told by the reader that failed, or else by the name.
+    public let kind: String
     public var description: String { "\(kind) \(file): \(message)" }
 
-    /// What the file is, from its name: the messages say "vocabulary file", "intent
-    /// definition", "strings table" or "donation journal" rather than calling every file
-    /// the context names a context file.
-    public var kind: String {
+    public init(file: String, message: String, kind: String? = nil) {
+        self.file = file
+        self.message = message
+        self.kind = kind ?? ContextError.kind(of: file)
+    }
+
+    /// What a file is, from its name, for readers that take several kinds.
+    public static func kind(of file: String) -> String {
         let name = file.lowercased()
         if name.hasSuffix(".plist") { return "vocabulary file" }
         if name.hasSuffix(".intentdefinition") { return "intent definition" }

@@ -180,7 +180,7 @@ extension DonationLog {
     public func replay(contentsOf url: URL, context: ParserContext) throws(ContextError) {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
+            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)", kind: "donation journal")
         }
         try replay(text, file: url.path, context: context)
     }
@@ -193,15 +193,15 @@ extension DonationLog {
             do {
                 let event = try JSONGuard.decode(DonationEvent.self, from: Data(line.utf8))
                 if case .donate(let d) = event, !(context.apps.first { $0.name == d.app }?.handles(d.intent) ?? false) {
-                    throw ContextError(file: file, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context")
+                    throw ContextError(file: file, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context", kind: "donation journal")
                 }
                 events.append(event)
             } catch let error as ContextError {
                 throw error
             } catch let error as DecodingError {
-                throw ContextError(file: file, message: "line \(n + 1): \(LanguageResources.describe(error))")
+                throw ContextError(file: file, message: "line \(n + 1): \(LanguageResources.describe(error))", kind: "donation journal")
             } catch {
-                throw ContextError(file: file, message: "line \(n + 1): \(error)")
+                throw ContextError(file: file, message: "line \(n + 1): \(error)", kind: "donation journal")
             }
         }
         events.forEach(apply)

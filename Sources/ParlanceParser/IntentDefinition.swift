@@ -95,7 +95,7 @@ public struct IntentDefinitionFile: Sendable {
         do {
             root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
         } catch {
-            throw ContextError(file: file, message: "not a property list (an intent definition is an XML property list): \(error.localizedDescription)")
+            throw ContextError(file: file, message: "not a property list (an intent definition is an XML property list): \(PropertyListGuard.describe(error))")
         }
         var reader = IntentDefinitionReader(file: file, strings: strings, baseLanguage: language(ofTag: baseLanguage))
         return try reader.read(root)
@@ -111,7 +111,7 @@ public struct IntentDefinitionFile: Sendable {
             do {
                 root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
             } catch {
-                throw ContextError(file: file, message: "not a property list: \(error.localizedDescription)")
+                throw ContextError(file: file, message: "not a property list: \(PropertyListGuard.describe(error))")
             }
             guard let table = root as? [String: Any] else { throw ContextError(file: file, message: "expected a dictionary of strings") }
             var result: [String: String] = [:]
@@ -134,7 +134,7 @@ public struct IntentDefinitionFile: Sendable {
 
     static func read(_ url: URL) throws(ContextError) -> Data {
         do { return try Data(contentsOf: url) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
+            throw ContextError(file: url.path, message: "cannot read: \(PropertyListGuard.describe(error))")
         }
     }
 

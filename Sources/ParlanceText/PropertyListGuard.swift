@@ -54,6 +54,14 @@ public enum PropertyListGuard {
 }
 
 extension PropertyListGuard {
+    /// Foundation's reason a property list could not be read, in words ("Encountered
+    /// unexpected EOF") rather than its generic "The data is not in the correct format".
+    public static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty { return detail }
+        return ns.localizedDescription
+    }
+
     /// `data`, after `check`.
     public static func checked(_ data: Data) throws -> Data {
         try check(data)

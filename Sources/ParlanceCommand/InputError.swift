@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Parlance
+
+/// A problem with what the command was given to read — a context, a vocabulary file, a
+/// donation journal, a corpus, a thresholds file — rather than with its flags: said on
+/// standard error as "Error: …" without the usage text (which is about flags), with the
+/// usage and input exit status, 64. Flag errors stay `ValidationError` (usage shown, 64).
+struct InputError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+
+    /// The exit status of usage and input errors (sysexits' EX_USAGE).
+    static let exitStatus: Int32 = 64
+    /// The exit status of output that could not be written (sysexits' EX_IOERR).
+    static let ioFailure: Int32 = 74
+}
+
+extension ParlanceCommand {
+    /// Runs the command line; an `InputError` ends it with its message and status 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            // What print() left in the buffer: a full disk or a closed pipe fails the run.
+            if fflush(nil) != 0 {
+                throw BatchOutputError(reason: String(cString: strerror(errno)))
+            }
+        } catch let error as InputError {
+            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            Foundation.exit(InputError.exitStatus)
+        } catch let error as BatchOutputError {
+            FileHandle.standardError.write(Data("Error: cannot write to standard output: \(error.reason)\n".utf8))
+            Foundation.exit(InputError.ioFailure)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+

@@ -40,15 +40,4 @@ public struct CorpusRun: Sendable {
         }
         return (0..<records.count).map { outcomes[$0]! }
     }
-
-    /// Metrics by locale ("en-US") of parsed records.
-    public static func metricsByLocale(_ outcomes: [Outcome]) -> [String: IntentMetrics] {
-        var result: [String: IntentMetrics] = [:]
-        for o in outcomes {
-            let locale = o.record.locale ?? "?"
-            result[locale, default: IntentMetrics()].add(
-                expected: o.record.expected, predicted: o.result?.intent, parametersAnnotated: o.record.annotation != "intent-only")
-        }
-        return result
-    }
 }

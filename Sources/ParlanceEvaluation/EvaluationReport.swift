@@ -103,6 +103,19 @@ public struct EvaluationReport: Sendable, Codable {
         public var what: [String]?
     }
 
+    /// One locale's figures. These are the definitions of every accuracy figure in Parlance
+    /// (the tests, `parlance eval`, the CI gate and the closing notes all use them):
+    /// - intent accuracy: in-domain records whose predicted intent is the expected one;
+    /// - out-of-domain rejection: out-of-domain records with no predicted intent;
+    /// - app accuracy: in-domain records with the right intent and the right app;
+    /// - parameters: a predicted value is right when an expected one of the same parameter
+    ///   has the same value after case and diacritic folding (typed values compared as
+    ///   JSON), counted with multiplicity; a text parameter (a message's content) earns the
+    ///   best token-overlap F1 against an expected value instead of all or nothing.
+    ///   Precision, recall and F1 over the in-domain records whose intent is right; records
+    ///   with a wrong intent count their expected parameters as missed; records annotated
+    ///   `intent-only` count no parameter;
+    /// - exact frame: right intent, right app and every parameter fully right.
     public struct LocaleReport: Sendable, Codable {
         public var records = 0
         public var inDomain = 0
@@ -405,7 +418,7 @@ extension EvaluationReport.LocaleReport {
             if predicted == nil { falselyRejected += 1 }
             let annotated = record.annotation != "intent-only"
             let spec = expected.intent.flatMap { catalogue.intent($0) }
-            let gold = annotated ? IntentMetrics.comparableValues(expected.parameters) : [:]
+            let gold = annotated ? ParameterValues.comparableValues(expected.parameters) : [:]
             if annotated {
                 for (name, values) in gold { perParameter[name, default: .init()].expected += values.count }
             }
@@ -413,7 +426,7 @@ extension EvaluationReport.LocaleReport {
                 intentCorrect += 1
                 if predicted.app == expected.app { appCorrect += 1 } else { what.append("app") }
                 if annotated {
-                    let got = IntentMetrics.comparableValues(predicted)
+                    let got = ParameterValues.comparableValues(predicted)
                     var allRight = got.values.reduce(0) { $0 + $1.count } == gold.values.reduce(0) { $0 + $1.count }
                     for (name, values) in got.sorted(by: { $0.key < $1.key }) {
                         perParameter[name, default: .init()].predicted += values.count
@@ -483,7 +496,7 @@ extension EvaluationReport.LocaleReport {
 
     static func describe(_ expected: AnnotatedRecord.Expected) -> String {
         guard let intent = expected.intent else { return "out of domain" }
-        let parameters = expected.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\(IntentMetrics.comparable($0.value))" }
+        let parameters = expected.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\(ParameterValues.comparable($0.value))" }
         return ([(expected.domain ?? "?") + "/" + intent, "app=\(expected.app ?? "-")"] + parameters).joined(separator: " ")
     }
 

@@ -12,6 +12,7 @@ import ParlanceResolver
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     typealias Floors = [String: EvaluationReport.Floors]
+    static let settings = EvaluationReport.Settings(parlanceVersion: "test", icuVersion: "", date: "", context: nil, corpora: [], options: [:])
 
     @Test func everyLocaleMeetsItsFloor() throws {
         let corpora = Self.repository.appendingPathComponent("Corpora")
@@ -27,12 +28,12 @@ import ParlanceResolver
             }
             let outcomes = run.parse(records)
             #expect(outcomes.allSatisfy { $0.error == nil }, "\(locale): parse errors")
-            let metrics = CorpusRun.metricsByLocale(outcomes).values.reduce(IntentMetrics(), +)
-            guard let floor = floors[locale] else { continue }
-            let summary = String(format: "%@: intent %.3f, rejection %.3f, parameter F1 %.3f", locale, metrics.intentAccuracy, metrics.rejectionRate, metrics.parameterF1)
-            #expect(metrics.intentAccuracy >= (try #require(floor.intentAccuracy, "\(locale) needs an intentAccuracy floor")), "\(summary)")
-            #expect(metrics.rejectionRate >= (try #require(floor.outOfDomainRejection, "\(locale) needs an outOfDomainRejection floor")), "\(summary)")
-            #expect(metrics.parameterF1 >= (try #require(floor.parameterF1, "\(locale) needs a parameterF1 floor")), "\(summary)")
+            let floor = try #require(floors[locale])
+            #expect(floor.intentAccuracy != nil && floor.outOfDomainRejection != nil && floor.parameterF1 != nil, "\(locale) needs intent, rejection and parameter F1 floors")
+            // The report and the floor check of `parlance eval --thresholds` (and so of .ci/eval).
+            let report = EvaluationReport(outcomes: outcomes, settings: Self.settings)
+            #expect(report.locales[locale]?.inDomain ?? 0 > 0)
+            #expect(report.belowFloors([locale: floor]).isEmpty, "\(report.belowFloors([locale: floor]))")
         }
     }
 
@@ -78,12 +79,10 @@ import ParlanceResolver
         for locale in locales {
             let records = try CorpusFiles.list([corpora.appendingPathComponent("custom/\(locale)").path]).flatMap { try AnnotatedRecord.load($0) }
             #expect(records.count >= 50)
-            let metrics = CorpusRun.metricsByLocale(run.parse(records)).values.reduce(IntentMetrics(), +)
             let floor = try #require(floors[locale])
-            let summary = String(format: "%@: intent %.3f, rejection %.3f, parameter F1 %.3f", locale, metrics.intentAccuracy, metrics.rejectionRate, metrics.parameterF1)
-            #expect(metrics.intentAccuracy >= (floor.intentAccuracy ?? 1), "\(summary)")
-            #expect(metrics.rejectionRate >= (floor.outOfDomainRejection ?? 1), "\(summary)")
-            #expect(metrics.parameterF1 >= (floor.parameterF1 ?? 1), "\(summary)")
+            #expect(floor.intentAccuracy != nil && floor.parameterF1 != nil, "\(locale) needs intent and parameter F1 floors")
+            let report = EvaluationReport(outcomes: run.parse(records), settings: Self.settings)
+            #expect(report.belowFloors([locale: floor]).isEmpty, "\(report.belowFloors([locale: floor]))")
         }
     }
 }

@@ -92,11 +92,12 @@ let package = Package(
             dependencies: ["ParlanceParser"],
             exclude: ["Cases"]
         ),
-        // The command itself, run as a process: the hostile-input corpus (Hostile/).
+        // The command itself, run as a process: the hostile-input corpus (Hostile/) and the
+        // snapshots of its help and outputs (Snapshots/).
         .testTarget(
             name: "ParlanceCommandTests",
             dependencies: ["ParlanceCommand"],
-            exclude: ["Hostile"]
+            exclude: ["Hostile", "Snapshots"]
         ),
         .testTarget(
             name: "ParlanceTextTests",

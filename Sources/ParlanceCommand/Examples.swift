@@ -20,13 +20,13 @@ struct Examples: ParsableCommand {
     func run() throws {
         let context = try contextOptions.load()
         guard let definition = context.apps.first(where: { $0.allNames.contains(app) }) else {
-            throw ValidationError("unknown app '\(app)': the context has \(context.apps.map(\.name).joined(separator: ", "))")
+            throw InputError("unknown app '\(app)': the context has \(context.apps.map(\.name).joined(separator: ", "))")
         }
         let language: String
         do { language = try ParlanceLocale(locale).language } catch { throw ValidationError(error.description) }
         let examples = context.examples(app: definition.name, language: language)
         guard !examples.isEmpty else {
-            throw ValidationError("\(definition.name) has no example phrases in \(language)")
+            throw InputError("\(definition.name) has no example phrases in \(language)")
         }
         for (intent, phrases) in examples {
             print("\(intent):")
@@ -66,10 +66,10 @@ struct Respond: ParsableCommand {
     func run() throws {
         let context = try contextOptions.load()
         guard let definition = context.apps.first(where: { $0.allNames.contains(app) }) else {
-            throw ValidationError("unknown app '\(app)': the context has \(context.apps.map(\.name).joined(separator: ", "))")
+            throw InputError("unknown app '\(app)': the context has \(context.apps.map(\.name).joined(separator: ", "))")
         }
         guard let custom = definition.customIntents.first(where: { $0.name == intent }) else {
-            throw ValidationError("\(definition.name) declares no custom intent '\(intent)' (it has \(definition.customIntents.map(\.name).joined(separator: ", ")))")
+            throw InputError("\(definition.name) declares no custom intent '\(intent)' (it has \(definition.customIntents.map(\.name).joined(separator: ", ")))")
         }
         var arguments: [String: ResponseValue] = [:]
         for property in properties {

@@ -23,7 +23,7 @@ public struct AppIntentVocabulary: Sendable {
     public static func load(contentsOf url: URL, catalogue: IntentCatalogue = .standard) throws(ContextError) -> AppIntentVocabulary {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(PropertyListGuard.describe(error))")
+            throw ContextError(file: url.path, message: "cannot read: \(FileErrorText.describe(error))")
         }
         return try decode(data, file: url.path, catalogue: catalogue)
     }

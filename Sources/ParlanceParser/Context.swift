@@ -102,7 +102,7 @@ public struct ParserContext: Sendable, Decodable {
     public static func load(contentsOf url: URL) throws(ContextError) -> ParserContext {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)")
+            throw ContextError(file: url.path, message: "cannot read: \(FileErrorText.describe(error))")
         }
         var context = try decode(data, file: url.path, directory: url.deletingLastPathComponent())
         context.loadAppVocabularies(relativeTo: url.deletingLastPathComponent())

@@ -180,7 +180,7 @@ extension DonationLog {
     public func replay(contentsOf url: URL, context: ParserContext) throws(ContextError) {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(error.localizedDescription)", kind: "donation journal")
+            throw ContextError(file: url.path, message: "cannot read: \(FileErrorText.describe(error))", kind: "donation journal")
         }
         try replay(text, file: url.path, context: context)
     }

@@ -134,7 +134,7 @@ public struct IntentDefinitionFile: Sendable {
 
     static func read(_ url: URL) throws(ContextError) -> Data {
         do { return try Data(contentsOf: url) } catch {
-            throw ContextError(file: url.path, message: "cannot read: \(PropertyListGuard.describe(error))")
+            throw ContextError(file: url.path, message: "cannot read: \(FileErrorText.describe(error))")
         }
     }
 

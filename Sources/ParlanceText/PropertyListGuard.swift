@@ -59,7 +59,7 @@ extension PropertyListGuard {
     public static func describe(_ error: Error) -> String {
         let ns = error as NSError
         if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty { return detail }
-        return ns.localizedDescription
+        return FileErrorText.describe(error)
     }
 
     /// `data`, after `check`.

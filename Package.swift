@@ -17,10 +17,10 @@ let package = Package(
     name: "Parlance",
     products: [
         .library(name: "Parlance", targets: ["Parlance"]),
-        .executable(name: "parlance", targets: ["ParlanceCommand"]),
+        .executable(name: "parlance", targets: ["ParlanceCommand"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(
@@ -72,7 +72,7 @@ let package = Package(
             name: "ParlanceCommand",
             dependencies: [
                 "Parlance",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .testTarget(
@@ -103,6 +103,6 @@ let package = Package(
             name: "ParlanceTextTests",
             dependencies: ["ParlanceText"],
             exclude: ["Cases", "Golden"]
-        ),
+        )
     ]
 )

@@ -10,7 +10,7 @@ let package = Package(
     dependencies: [
         // The package at ".." is identified as "main" (its folder name in a checkout).
         .package(name: "main", path: ".."),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"])
     ],
     targets: [
         // Tools/: programs that measure from outside the benchmark harness (the harness runs every
@@ -38,7 +38,7 @@ let package = Package(
             name: "TextLayer",
             dependencies: [
                 .product(name: "Parlance", package: "main"),
-                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Benchmark", package: "benchmark")
             ],
             path: "Benchmarks/TextLayer",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -47,10 +47,10 @@ let package = Package(
             name: "Parser",
             dependencies: [
                 .product(name: "Parlance", package: "main"),
-                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Benchmark", package: "benchmark")
             ],
             path: "Benchmarks/Parser",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

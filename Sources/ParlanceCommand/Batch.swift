@@ -36,9 +36,11 @@ struct Batch: ParsableCommand {
     @Flag(name: .long, inversion: .prefixedNo, help: "Show the progress line on standard error (default: only when it is a terminal).")
     var progress: Bool?
 
-    @Flag(name: .long, help: ArgumentHelp(
-        "Add to each record that `parlance eval` would measure its \"outcome\": the counts it adds to its locale's report (summed by `eval --from-outcomes`).",
-        discussion: "Records with an \"expected\" frame in a language with a grammar; not with --text."))
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Add to each record that `parlance eval` would measure its \"outcome\": the counts it adds to its locale's report (summed by `eval --from-outcomes`).",
+            discussion: "Records with an \"expected\" frame in a language with a grammar; not with --text."))
     var outcomes = false
 
     @Argument(help: "Input file, .jsonl or .jsonl.gz (default or \"-\": standard input).")
@@ -51,7 +53,8 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
-        let processor = BatchLineProcessor(parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain, plainText: text)
+        let processor = BatchLineProcessor(
+            parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain, plainText: text)
         let failures = outcomes ? try run(OutcomeLineProcessor(batch: processor)) : try run(processor)
         if failures > 0 { throw ExitCode(1) }
     }
@@ -85,7 +88,9 @@ final class ProgressLine {
     init(enabled: Bool) { self.enabled = enabled }
 
     func update<Processor>(_ progress: BatchRunner<Processor>.Progress) {
-        let p = ProgressState(lines: progress.lines, linesPerSecond: progress.linesPerSecond, failures: progress.failures, eta: progress.eta, seconds: progress.seconds)
+        let p = ProgressState(
+            lines: progress.lines, linesPerSecond: progress.linesPerSecond, failures: progress.failures, eta: progress.eta,
+            seconds: progress.seconds)
         last = p
         guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(500) else { return }
         lastDraw = ContinuousClock.now

@@ -4,15 +4,23 @@ import Parlance
 
 /// `--context FILE`: the apps and vocabularies; the built-in demo context without it.
 struct ContextOptions: ParsableArguments {
-    @Option(name: .long, help: "Context file (JSON: apps, intents, vocabularies). Default: the built-in demo (MonkeyChat, MonkeyFit, Soup Chef).")
+    @Option(
+        name: .long,
+        help: "Context file (JSON: apps, intents, vocabularies). Default: the built-in demo (MonkeyChat, MonkeyFit, Soup Chef).")
     var context: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Donation journal (JSON Lines, replayed in order after the context's own donations): {\"donate\": {\"id\", \"group\", \"app\", \"intent\", \"parameters\", \"date\"}}, {\"delete\": {\"ids\": [...]}}, {\"delete\": {\"group\": \"g\"}}, {\"delete\": {\"all\": true}}.",
-        valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Donation journal (JSON Lines, replayed in order after the context's own donations): {\"donate\": {\"id\", \"group\", \"app\", \"intent\", \"parameters\", \"date\"}}, {\"delete\": {\"ids\": [...]}}, {\"delete\": {\"group\": \"g\"}}, {\"delete\": {\"all\": true}}.",
+            valueName: "file"))
     var donations: String?
 
-    @Flag(name: .long, help: "Make the context's warnings (a vocabulary or intent definition file it names that cannot be read, or is read in part) fatal: exit status 64 before any input is read.")
+    @Flag(
+        name: .long,
+        help:
+            "Make the context's warnings (a vocabulary or intent definition file it names that cannot be read, or is read in part) fatal: exit status 64 before any input is read."
+    )
     var strict = false
 
     /// The context; problems with the app vocabulary files it names are warned about on
@@ -32,7 +40,8 @@ struct ContextOptions: ParsableArguments {
             FileHandle.standardError.write(Data("parlance: \(diagnostic.description)\n".utf8))
         }
         if strict, !loaded.diagnostics.isEmpty {
-            throw InputError("--strict: the context has \(loaded.diagnostics.count) warning\(loaded.diagnostics.count == 1 ? "" : "s") (above)")
+            throw InputError(
+                "--strict: the context has \(loaded.diagnostics.count) warning\(loaded.diagnostics.count == 1 ? "" : "s") (above)")
         }
         if let donations {
             let log = DonationLog(loaded.donations)
@@ -47,13 +56,16 @@ struct ContextOptions: ParsableArguments {
 
 /// `--no-resolve`: parse only.
 struct ResolveOptions: ParsableArguments {
-    @Flag(name: .customLong("resolve"), inversion: .prefixedNo,
-          help: "Resolve names (contacts, workouts, albums…) against the context's vocabularies (records.md \"resolution\").")
+    @Flag(
+        name: .customLong("resolve"), inversion: .prefixedNo,
+        help: "Resolve names (contacts, workouts, albums…) against the context's vocabularies (records.md \"resolution\").")
     var resolve = true
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Template matcher steps one utterance may take; over it, its record is the error too_slow (a guard: the team corpora take at most a few thousand).",
-        valueName: "steps"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Template matcher steps one utterance may take; over it, its record is the error too_slow (a guard: the team corpora take at most a few thousand).",
+            valueName: "steps"))
     var workBudget: Int = IntentParser.defaultWorkBudget
 
     func validate() throws {

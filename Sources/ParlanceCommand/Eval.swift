@@ -38,7 +38,9 @@ struct Eval: ParsableCommand {
     @Option(name: .long, help: "Exit with status 1 when any locale's intent accuracy is below this (0–1).")
     var minIntentAccuracy: Double?
 
-    @Option(name: .long, help: "A JSON file of floors per locale (like Corpora/thresholds.json): exit with status 1 when a metric is below its floor.")
+    @Option(
+        name: .long,
+        help: "A JSON file of floors per locale (like Corpora/thresholds.json): exit with status 1 when a metric is below its floor.")
     var thresholds: String?
 
     @Option(name: .long, help: "What to print: table (Markdown summary) or json (the whole report).")
@@ -50,15 +52,19 @@ struct Eval: ParsableCommand {
     @Option(name: .long, help: "Only these languages (comma-separated, e.g. en,es); default: all with a grammar.")
     var languages: String?
 
-    @Flag(name: [.customLong("aside"), .customLong("held-out")], help: "Only the records `parlance train` keeps aside (a fixed tenth of every source).")
+    @Flag(
+        name: [.customLong("aside"), .customLong("held-out")],
+        help: "Only the records `parlance train` keeps aside (a fixed tenth of every source).")
     var heldOut = false
 
     @Flag(name: .long, help: "Also print the sample errors.")
     var showErrors = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Outcome lines to sum instead of parsing corpora (JSON Lines of {\"locale\", \"counts\"}, as `batch --outcomes` writes them under \"outcome\"; \"-\" for standard input).",
-        valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Outcome lines to sum instead of parsing corpora (JSON Lines of {\"locale\", \"counts\"}, as `batch --outcomes` writes them under \"outcome\"; \"-\" for standard input).",
+            valueName: "file"))
     var fromOutcomes: String?
 
     @Argument(help: "Corpus folders or files.")
@@ -67,13 +73,22 @@ struct Eval: ParsableCommand {
     /// One JSON line per wrong record, locales in order, records in corpus order:
     /// {"id", "locale", "text", "expected", "predicted", "what"}.
     static func errorLines(_ report: EvaluationReport) throws -> Data {
-        struct Line: Encodable { let id: String; let locale: String; let text: String; let expected: String; let predicted: String; let what: [String] }
+        struct Line: Encodable {
+            let id: String
+            let locale: String
+            let text: String
+            let expected: String
+            let predicted: String
+            let what: [String]
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = Data()
         for (tag, l) in report.locales.sorted(by: { $0.key < $1.key }) {
             for e in l.allErrors {
-                data.append(try encoder.encode(Line(id: e.id, locale: tag, text: e.text, expected: e.expected, predicted: e.predicted, what: e.what ?? [])))
+                data.append(
+                    try encoder.encode(
+                        Line(id: e.id, locale: tag, text: e.text, expected: e.expected, predicted: e.predicted, what: e.what ?? [])))
                 data.append(0x0A)
             }
         }
@@ -87,19 +102,27 @@ struct Eval: ParsableCommand {
     static let ioFailure: Int32 = 74
 
     func validate() throws {
-        if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) { throw ValidationError("--min-intent-accuracy must be between 0 and 1") }
+        if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) {
+            throw ValidationError("--min-intent-accuracy must be between 0 and 1")
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard !out.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--out must name a folder") }
         if fromOutcomes != nil {
             guard corpora.isEmpty else { throw ValidationError("--from-outcomes reads outcomes instead of corpora: give one or the other") }
-            guard !heldOut, languages == nil else { throw ValidationError("--aside and --languages choose corpus lines; with --from-outcomes the lines were chosen when the outcomes were written") }
+            guard !heldOut, languages == nil else {
+                throw ValidationError(
+                    "--aside and --languages choose corpus lines; with --from-outcomes the lines were chosen when the outcomes were written"
+                )
+            }
         } else if corpora.isEmpty {
             throw ValidationError("give corpus folders or files (or --from-outcomes FILE)")
         }
         if let languages {
             let unknown = languages.split(separator: ",").map(String.init).filter { !IntentParser.supportedLanguages.contains($0) }
             guard unknown.isEmpty else {
-                throw ValidationError("--languages: no grammar for \(unknown.joined(separator: ", ")) (languages with one: \(IntentParser.supportedLanguages.joined(separator: ", ")))")
+                throw ValidationError(
+                    "--languages: no grammar for \(unknown.joined(separator: ", ")) (languages with one: \(IntentParser.supportedLanguages.joined(separator: ", ")))"
+                )
             }
         }
     }
@@ -118,16 +141,21 @@ struct Eval: ParsableCommand {
         // The floors are read before the run: a broken file is told at once, not after it.
         var floors: [String: EvaluationReport.Floors]?
         if let thresholds {
-            do { floors = try JSONGuard.decode([String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds))) } catch let error as DecodingError {
+            do {
+                floors = try JSONGuard.decode(
+                    [String: EvaluationReport.Floors].self, from: Data(contentsOf: URL(fileURLWithPath: thresholds)))
+            } catch let error as DecodingError {
                 throw InputError("cannot read the thresholds '\(thresholds)': \(LanguageResources.describe(error))")
             } catch {
                 throw InputError("cannot read the thresholds '\(thresholds)': \(FileErrorText.describe(error))")
             }
         }
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
-        var options = ["resolve": "\(resolveOptions.resolve)", "heldOut": "\(heldOut)", "languages": wanted.sorted().joined(separator: ","),
-                       "modelDirectory": ProcessInfo.processInfo.environment["PARLANCE_MODEL_DIR"] ?? "built-in",
-                       "grammarDirectory": ProcessInfo.processInfo.environment["PARLANCE_GRAMMAR_DIR"] ?? "built-in"]
+        var options = [
+            "resolve": "\(resolveOptions.resolve)", "heldOut": "\(heldOut)", "languages": wanted.sorted().joined(separator: ","),
+            "modelDirectory": ProcessInfo.processInfo.environment["PARLANCE_MODEL_DIR"] ?? "built-in",
+            "grammarDirectory": ProcessInfo.processInfo.environment["PARLANCE_GRAMMAR_DIR"] ?? "built-in"
+        ]
         var report: EvaluationReport
         var failures = 0
         if let fromOutcomes {
@@ -189,8 +217,13 @@ struct Eval: ParsableCommand {
         }
         // A gate with nothing to measure is no pass: no annotated record is an error.
         guard !records.isEmpty else {
-            let why = skipped.isEmpty ? "" : " (records in \(skipped.sorted().joined(separator: ", ")), which \(skipped.count == 1 ? "has" : "have") no intent grammar, are not measured)"
-            throw InputError("nothing to measure: no annotated record in \(corpora.joined(separator: ", "))" + (languages.map { " for --languages \($0)" } ?? "") + (heldOut ? " kept aside" : "") + why)
+            let why =
+                skipped.isEmpty
+                ? ""
+                : " (records in \(skipped.sorted().joined(separator: ", ")), which \(skipped.count == 1 ? "has" : "have") no intent grammar, are not measured)"
+            throw InputError(
+                "nothing to measure: no annotated record in \(corpora.joined(separator: ", "))"
+                    + (languages.map { " for --languages \($0)" } ?? "") + (heldOut ? " kept aside" : "") + why)
         }
         let outcomes = CorpusRun(parser: parser).parse(records, jobs: jobs)
         let report = EvaluationReport(outcomes: outcomes, settings: try settings(corpora: files, options: options))
@@ -223,7 +256,9 @@ struct Eval: ParsableCommand {
             summary = report.markdownSummary().joined(separator: "\n") + "\n"
             if showErrors {
                 for (tag, l) in report.locales.sorted(by: { $0.key < $1.key }) {
-                    for e in l.errors { summary += "- \(tag) \(e.id): \(e.text)\n    expected: \(e.expected)\n    got:      \(e.predicted)\n" }
+                    for e in l.errors {
+                        summary += "- \(tag) \(e.id): \(e.text)\n    expected: \(e.expected)\n    got:      \(e.predicted)\n"
+                    }
                 }
             }
         }
@@ -231,13 +266,15 @@ struct Eval: ParsableCommand {
             FileHandle.standardError.write(Data("Error: cannot write to standard output: \(FileErrorText.describe(error))\n".utf8))
             throw ExitCode(Self.ioFailure)
         }
-        FileHandle.standardError.write(Data("reports written to \(folder.path)/report.{json,md,html}\(fromOutcomes == nil ? " and errors.jsonl" : "")\n".utf8))
+        FileHandle.standardError.write(
+            Data("reports written to \(folder.path)/report.{json,md,html}\(fromOutcomes == nil ? " and errors.jsonl" : "")\n".utf8))
         if failures > 0 { FileHandle.standardError.write(Data("\(failures) records could not be parsed\n".utf8)) }
         var failed = false
         if let minIntentAccuracy {
             let below = report.locales(below: minIntentAccuracy)
             if !below.isEmpty {
-                FileHandle.standardError.write(Data("intent accuracy below \(minIntentAccuracy) in \(below.joined(separator: ", "))\n".utf8))
+                FileHandle.standardError.write(
+                    Data("intent accuracy below \(minIntentAccuracy) in \(below.joined(separator: ", "))\n".utf8))
                 failed = true
             }
         }

@@ -6,7 +6,8 @@ import Parlance
 struct Examples: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List an app's example phrases in a language (\"What can I do with Soup Chef?\").",
-        discussion: "From the app's custom intents (their phrases), its AppIntentVocabulary.plist (IntentPhrases), and the user's shortcuts for it (their phrases, or suggested phrases for a shortcut without one)."
+        discussion:
+            "From the app's custom intents (their phrases), its AppIntentVocabulary.plist (IntentPhrases), and the user's shortcuts for it (their phrases, or suggested phrases for a shortcut without one)."
     )
 
     @OptionGroup var contextOptions: ContextOptions
@@ -69,7 +70,9 @@ struct Respond: ParsableCommand {
             throw InputError("unknown app '\(app)': the context has \(context.apps.map(\.name).joined(separator: ", "))")
         }
         guard let custom = definition.customIntents.first(where: { $0.name == intent }) else {
-            throw InputError("\(definition.name) declares no custom intent '\(intent)' (it has \(definition.customIntents.map(\.name).joined(separator: ", ")))")
+            throw InputError(
+                "\(definition.name) declares no custom intent '\(intent)' (it has \(definition.customIntents.map(\.name).joined(separator: ", ")))"
+            )
         }
         var arguments: [String: ResponseValue] = [:]
         for property in properties {

@@ -37,7 +37,8 @@ struct Generate: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for u in try parser.generate(language: language, perIntent: perIntent, seed: seed) {
-            let record = Record(id: u.id, locale: locale, text: u.text, expected: .init(domain: u.domain, intent: u.intent, parameters: u.parameters))
+            let record = Record(
+                id: u.id, locale: locale, text: u.text, expected: .init(domain: u.domain, intent: u.intent, parameters: u.parameters))
             print(String(decoding: try encoder.encode(record), as: UTF8.self))
         }
     }

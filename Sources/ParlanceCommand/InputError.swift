@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Parlance
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A problem with what the command was given to read — a context, a vocabulary file, a
 /// donation journal, a corpus, a thresholds file — rather than with its flags: said on
@@ -23,15 +24,15 @@ extension ParlanceCommand {
     /// Runs the command line; an `InputError` ends it with its message and status 64.
     static func main() {
         #if canImport(Glibc)
-        // Blocks of 32 KiB and more (a long line's buffers and tokens) come from mmap and go
-        // back to the system when freed. glibc's default threshold rises as such blocks are
-        // freed, after which they are carved from the heap and fragment it: a batch of a
-        // million lines with 1 % long ones grew from 216 to 303 MB; with this, it stays flat.
-        // (malloc.h is not in Swift's Glibc module: mallopt is looked up; M_MMAP_THRESHOLD is -3.)
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-            let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-            _ = mallopt(-3, 32 * 1024)
-        }
+            // Blocks of 32 KiB and more (a long line's buffers and tokens) come from mmap and go
+            // back to the system when freed. glibc's default threshold rises as such blocks are
+            // freed, after which they are carved from the heap and fragment it: a batch of a
+            // million lines with 1 % long ones grew from 216 to 303 MB; with this, it stays flat.
+            // (malloc.h is not in Swift's Glibc module: mallopt is looked up; M_MMAP_THRESHOLD is -3.)
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+                let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+                _ = mallopt(-3, 32 * 1024)
+            }
         #endif
         do {
             var command = try parseAsRoot()
@@ -51,4 +52,3 @@ extension ParlanceCommand {
         }
     }
 }
-

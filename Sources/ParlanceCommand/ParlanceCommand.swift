@@ -12,6 +12,9 @@ struct ParlanceCommand: ParsableCommand {
             (ICU \(Parlance.icuVersion)).
             """,
         version: parlanceVersion,
-        subcommands: [Parse.self, Batch.self, Resolve.self, Eval.self, Examples.self, Respond.self, ImportIntents.self, Tokens.self, Train.self, Generate.self]
+        subcommands: [
+            Parse.self, Batch.self, Resolve.self, Eval.self, Examples.self, Respond.self, ImportIntents.self, Tokens.self, Train.self,
+            Generate.self
+        ]
     )
 }

@@ -56,11 +56,13 @@ struct Resolve: ParsableCommand {
             } catch let error as ResolverError {
                 throw ValidationError(error.description)
             }
-            let record = ResolveRecord(id: nil, resolution: answer.resolution, candidates: explain ? Array(answer.candidates.prefix(12)) : nil, error: nil)
+            let record = ResolveRecord(
+                id: nil, resolution: answer.resolution, candidates: explain ? Array(answer.candidates.prefix(12)) : nil, error: nil)
             print(try ParlanceJSON.line(ResolveOutput(record: record)))
             return
         }
-        let processor = ResolveLineProcessor(resolver: resolver, defaultLocale: locale, defaultApp: app, defaultType: type, explain: explain)
+        let processor = ResolveLineProcessor(
+            resolver: resolver, defaultLocale: locale, defaultApp: app, defaultType: type, explain: explain)
         let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: openInput(input), output: .standardOutput)
         if failures > 0 { throw ExitCode(1) }
     }

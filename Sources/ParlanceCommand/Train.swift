@@ -30,7 +30,11 @@ struct Train: ParsableCommand {
     @Option(name: .long, help: "Only these languages (comma-separated); default: all with a grammar.")
     var languages: String?
 
-    @Option(name: .long, help: "Also learn from this many utterances per intent generated from each language's templates (`parlance generate`; trained on, never aside: the calibration is tuned on what people said).")
+    @Option(
+        name: .long,
+        help:
+            "Also learn from this many utterances per intent generated from each language's templates (`parlance generate`; trained on, never aside: the calibration is tuned on what people said)."
+    )
     var generate: Int = 0
 
     @Argument(help: "Corpus folders or files.")
@@ -58,13 +62,15 @@ struct Train: ParsableCommand {
                 guard let locale = try? ParlanceLocale(record.locale ?? "en"), wanted.contains(locale.language),
                     IntentParser.supportedLanguages.contains(locale.language)
                 else { continue }
-                let reference = try record.referenceTime.map { try ReferenceTime(iso8601: $0) } ?? ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+                let reference =
+                    try record.referenceTime.map { try ReferenceTime(iso8601: $0) } ?? ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
                 let label = record.expected.intent.flatMap { catalogue.intent($0) != nil ? $0 : nil } ?? FallbackModel.none
                 let item = try parser.trainingItem(
                     record.text, locale: locale, referenceTime: reference, intent: label == FallbackModel.none ? nil : label,
                     parameters: record.expected.surfaceValues, tagParameters: tagFile && record.annotation != "intent-only")
                 for name in item.unplaced { unplaced["\(locale.language) \(name)", default: 0] += 1 }
-                items[locale.language, default: []].append(.init(id: record.id, label: label, aside: FallbackTrainer.isAside(record.id), item: item))
+                items[locale.language, default: []].append(
+                    .init(id: record.id, label: label, aside: FallbackTrainer.isAside(record.id), item: item))
                 sources[locale.language, default: [:]][source, default: 0] += 1
             }
         }
@@ -73,7 +79,8 @@ struct Train: ParsableCommand {
                 let locale = try ParlanceLocale(language)
                 let reference = try ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
                 for u in try parser.generate(language: language, perIntent: generate) {
-                    let item = try parser.trainingItem(u.text, locale: locale, referenceTime: reference, intent: u.intent, parameters: u.parameters, tagParameters: true)
+                    let item = try parser.trainingItem(
+                        u.text, locale: locale, referenceTime: reference, intent: u.intent, parameters: u.parameters, tagParameters: true)
                     for name in item.unplaced { unplaced["\(language) \(name)", default: 0] += 1 }
                     // Never aside: the temperature and threshold are tuned on what people said.
                     items[language, default: []].append(.init(id: u.id, label: u.intent, aside: false, item: item))
@@ -84,13 +91,16 @@ struct Train: ParsableCommand {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for (language, list) in items.sorted(by: { $0.key < $1.key }) {
             let model = FrameModelTrainer.train(
-                language: language, items: list, capitalsCarrySignal: try parser.capitalsCarrySignal(language), sources: sources[language] ?? [:])
+                language: language, items: list, capitalsCarrySignal: try parser.capitalsCarrySignal(language),
+                sources: sources[language] ?? [:])
             let path = (out as NSString).appendingPathComponent("\(language).plm")
             try model.encoded().write(to: URL(fileURLWithPath: path))
             let r = model.classifier.training
-            print("\(language): \(r.examples) examples (\(r.heldOut) aside), \(model.classifier.featureCount) classifier features, "
-                + "\(model.tagger?.featureCount ?? 0) tagger features; aside: intent accuracy \(r.heldOutAccuracy), "
-                + "out-of-domain rejection \(r.heldOutRejection), temperature \(model.temperature), threshold \(model.classifier.threshold) → \(path)")
+            print(
+                "\(language): \(r.examples) examples (\(r.heldOut) aside), \(model.classifier.featureCount) classifier features, "
+                    + "\(model.tagger?.featureCount ?? 0) tagger features; aside: intent accuracy \(r.heldOutAccuracy), "
+                    + "out-of-domain rejection \(r.heldOutRejection), temperature \(model.temperature), threshold \(model.classifier.threshold) → \(path)"
+            )
         }
         for (key, n) in unplaced.sorted(by: { $0.key < $1.key }) {
             print("note: \(n) values of \(key) not found in their text (left untagged)")

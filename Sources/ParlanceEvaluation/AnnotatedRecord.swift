@@ -99,7 +99,11 @@ public enum ExpectedResolutions: Sendable, Hashable, Decodable {
     case each([ExpectedResolution])
 
     public init(from decoder: any Decoder) throws {
-        if let list = try? [ExpectedResolution](from: decoder) { self = .each(list) } else { self = .one(try ExpectedResolution(from: decoder)) }
+        if let list = try? [ExpectedResolution](from: decoder) {
+            self = .each(list)
+        } else {
+            self = .one(try ExpectedResolution(from: decoder))
+        }
     }
 
     public var all: [ExpectedResolution] {
@@ -128,12 +132,19 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -77,17 +77,28 @@ public struct Calibration: Sendable, Codable, Hashable {
 
     /// A reliability diagram as inline SVG: accuracy per confidence bin against the diagonal.
     public func svg() -> String {
-        let size = 220.0, left = 40.0, top = 10.0
-        var svg = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + size + 20))\" height=\"\(Int(top + size + 40))\" role=\"img\" aria-label=\"reliability diagram\">"]
+        let size = 220.0
+        let left = 40.0
+        let top = 10.0
+        var svg = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + size + 20))\" height=\"\(Int(top + size + 40))\" role=\"img\" aria-label=\"reliability diagram\">"
+        ]
         svg.append("<rect x=\"\(left)\" y=\"\(top)\" width=\"\(size)\" height=\"\(size)\" fill=\"none\" stroke=\"#ccc\"/>")
-        svg.append("<line x1=\"\(left)\" y1=\"\(top + size)\" x2=\"\(left + size)\" y2=\"\(top)\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>")
+        svg.append(
+            "<line x1=\"\(left)\" y1=\"\(top + size)\" x2=\"\(left + size)\" y2=\"\(top)\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>")
         let w = size / Double(bins.count)
         for (i, bin) in bins.enumerated() where bin.count > 0 {
             let h = bin.accuracy * size
-            svg.append("<rect x=\"\(left + Double(i) * w + 1)\" y=\"\(top + size - h)\" width=\"\(w - 2)\" height=\"\(h)\" fill=\"#4e79a7\"><title>confidence \(String(format: "%.1f–%.1f", bin.lower, bin.upper)): \(bin.count) records, accuracy \(String(format: "%.3f", bin.accuracy)), mean confidence \(String(format: "%.3f", bin.confidence))</title></rect>")
+            svg.append(
+                "<rect x=\"\(left + Double(i) * w + 1)\" y=\"\(top + size - h)\" width=\"\(w - 2)\" height=\"\(h)\" fill=\"#4e79a7\"><title>confidence \(String(format: "%.1f–%.1f", bin.lower, bin.upper)): \(bin.count) records, accuracy \(String(format: "%.3f", bin.accuracy)), mean confidence \(String(format: "%.3f", bin.confidence))</title></rect>"
+            )
         }
-        svg.append("<text x=\"\(left + size / 2)\" y=\"\(top + size + 28)\" font-size=\"11\" text-anchor=\"middle\">confidence (ECE \(String(format: "%.3f", expectedCalibrationError)))</text>")
-        svg.append("<text x=\"\(left - 6)\" y=\"\(top + 10)\" font-size=\"11\" text-anchor=\"end\">1</text><text x=\"\(left - 6)\" y=\"\(top + size)\" font-size=\"11\" text-anchor=\"end\">0</text>")
+        svg.append(
+            "<text x=\"\(left + size / 2)\" y=\"\(top + size + 28)\" font-size=\"11\" text-anchor=\"middle\">confidence (ECE \(String(format: "%.3f", expectedCalibrationError)))</text>"
+        )
+        svg.append(
+            "<text x=\"\(left - 6)\" y=\"\(top + 10)\" font-size=\"11\" text-anchor=\"end\">1</text><text x=\"\(left - 6)\" y=\"\(top + size)\" font-size=\"11\" text-anchor=\"end\">0</text>"
+        )
         svg.append("</svg>")
         return svg.joined(separator: "\n")
     }

@@ -15,7 +15,9 @@ public struct CorpusRun: Sendable {
     }
 
     /// Parses every record (in parallel on `jobs` workers), keeping input order.
-    public func parse(_ records: [AnnotatedRecord], defaultLocale: String = "en-US", jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> [Outcome] {
+    public func parse(
+        _ records: [AnnotatedRecord], defaultLocale: String = "en-US", jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> [Outcome] {
         let outcomes = UnsafeMutableBufferPointer<Outcome?>.allocate(capacity: records.count)
         outcomes.initialize(repeating: nil)
         defer {
@@ -31,7 +33,8 @@ public struct CorpusRun: Sendable {
                 do {
                     let locale = try ParlanceLocale(record.locale ?? defaultLocale)
                     let reference = try record.referenceTime.map { try ReferenceTime(iso8601: $0) } ?? .now()
-                    box.pointer[i] = Outcome(record: record, result: try parser.parse(record.text, locale: locale, referenceTime: reference), error: nil)
+                    box.pointer[i] = Outcome(
+                        record: record, result: try parser.parse(record.text, locale: locale, referenceTime: reference), error: nil)
                 } catch {
                     box.pointer[i] = Outcome(record: record, result: nil, error: "\(error)")
                 }

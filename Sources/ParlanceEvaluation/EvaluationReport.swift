@@ -33,7 +33,10 @@ public struct EvaluationReport: Sendable, Codable {
         /// Other options of the run ("resolve": "true", "heldOut": "false", …).
         public var options: [String: String]
 
-        public init(parlanceVersion: String, icuVersion: String, date: String, context: FileChecksum?, corpora: [FileChecksum], options: [String: String]) {
+        public init(
+            parlanceVersion: String, icuVersion: String, date: String, context: FileChecksum?, corpora: [FileChecksum],
+            options: [String: String]
+        ) {
             self.parlanceVersion = parlanceVersion
             self.icuVersion = icuVersion
             self.date = date
@@ -278,7 +281,8 @@ public struct EvaluationReport: Sendable, Codable {
     public var changes: [Change]?
 
     /// Builds the report from parsed records.
-    public init(outcomes: [CorpusRun.Outcome], settings: Settings, catalogue: IntentCatalogue = .standard, defaultLocale: String = "en-US") {
+    public init(outcomes: [CorpusRun.Outcome], settings: Settings, catalogue: IntentCatalogue = .standard, defaultLocale: String = "en-US")
+    {
         self.settings = settings
         var locales: [String: LocaleReport] = [:]
         for outcome in outcomes {
@@ -323,7 +327,8 @@ public struct EvaluationReport: Sendable, Codable {
     /// Sets `changes` against a baseline: metrics in both whose value moved, regressions
     /// first, each group by size of the change.
     public mutating func compare(with baseline: EvaluationReport) {
-        let now = flatMetrics, before = baseline.flatMetrics
+        let now = flatMetrics
+        let before = baseline.flatMetrics
         var changes: [Change] = []
         for (metric, current) in now {
             guard let old = before[metric], abs(current.value - old.value) > 1e-9 else { continue }
@@ -454,8 +459,9 @@ extension EvaluationReport.LocaleReport {
             resolution = metrics
         }
         if !what.isEmpty {
-            let error = EvaluationReport.SampleError(id: record.id, text: record.text, expected: Self.describe(expected),
-                                    predicted: outcome.error.map { "error: \($0)" } ?? Self.describe(predicted), what: what)
+            let error = EvaluationReport.SampleError(
+                id: record.id, text: record.text, expected: Self.describe(expected),
+                predicted: outcome.error.map { "error: \($0)" } ?? Self.describe(predicted), what: what)
             if errors.count < 20 { errors.append(error) }
             allErrors.append(error)
         }
@@ -470,7 +476,10 @@ extension EvaluationReport.LocaleReport {
             if let i = remaining.firstIndex(of: value) {
                 remaining.remove(at: i)
                 credit += 1
-            } else if text, let (i, overlap) = remaining.enumerated().map({ ($0.offset, tokenF1(value, $0.element)) }).max(by: { $0.1 < $1.1 }), overlap > 0 {
+            } else if text,
+                let (i, overlap) = remaining.enumerated().map({ ($0.offset, tokenF1(value, $0.element)) }).max(by: { $0.1 < $1.1 }),
+                overlap > 0
+            {
                 remaining.remove(at: i)
                 credit += overlap
             }
@@ -480,7 +489,8 @@ extension EvaluationReport.LocaleReport {
 
     /// Token overlap F1 of two folded texts (tokens split at spaces and punctuation).
     static func tokenF1(_ a: String, _ b: String) -> Double {
-        let x = NameWords.split(a), y = NameWords.split(b)
+        let x = NameWords.split(a)
+        let y = NameWords.split(b)
         guard !x.isEmpty, !y.isEmpty else { return 0 }
         var counts: [String: Int] = [:]
         for t in y { counts[t, default: 0] += 1 }
@@ -490,7 +500,8 @@ extension EvaluationReport.LocaleReport {
             common += 1
         }
         guard common > 0 else { return 0 }
-        let p = Double(common) / Double(x.count), r = Double(common) / Double(y.count)
+        let p = Double(common) / Double(x.count)
+        let r = Double(common) / Double(y.count)
         return 2 * p * r / (p + r)
     }
 
@@ -502,7 +513,10 @@ extension EvaluationReport.LocaleReport {
 
     static func describe(_ frame: IntentFrame?) -> String {
         guard let frame else { return "no intent" }
-        let parameters = frame.parameters.map { "\($0.name)=\($0.value.display)" + ($0.resolution.map { " [\($0.kind.rawValue)\($0.items.first.map { " " + $0.id } ?? "")]" } ?? "") }
+        let parameters = frame.parameters.map {
+            "\($0.name)=\($0.value.display)"
+                + ($0.resolution.map { " [\($0.kind.rawValue)\($0.items.first.map { " " + $0.id } ?? "")]" } ?? "")
+        }
         return ([frame.domain + "/" + frame.name, "app=\(frame.app ?? "-")"] + parameters).joined(separator: " ")
     }
 }

@@ -74,23 +74,29 @@ public struct LocaleCounts: Sendable, Codable {
     }
 
     /// The integer counts, by their report.json name.
-    static var integers: [(String, WritableKeyPath<EvaluationReport.LocaleReport, Int>)] { [
-        ("records", \.records), ("inDomain", \.inDomain), ("outOfDomain", \.outOfDomain), ("failures", \.failures),
-        ("intentCorrect", \.intentCorrect), ("appCorrect", \.appCorrect), ("exactFrames", \.exactFrames),
-        ("rejected", \.rejected), ("falselyRejected", \.falselyRejected), ("knownInDomain", \.knownInDomain),
-        ("knownIntentCorrect", \.knownIntentCorrect), ("unavailableAppExpected", \.unavailableAppExpected),
-        ("unavailableAppCorrect", \.unavailableAppCorrect),
-    ] }
+    static var integers: [(String, WritableKeyPath<EvaluationReport.LocaleReport, Int>)] {
+        [
+            ("records", \.records), ("inDomain", \.inDomain), ("outOfDomain", \.outOfDomain), ("failures", \.failures),
+            ("intentCorrect", \.intentCorrect), ("appCorrect", \.appCorrect), ("exactFrames", \.exactFrames),
+            ("rejected", \.rejected), ("falselyRejected", \.falselyRejected), ("knownInDomain", \.knownInDomain),
+            ("knownIntentCorrect", \.knownIntentCorrect), ("unavailableAppExpected", \.unavailableAppExpected),
+            ("unavailableAppCorrect", \.unavailableAppCorrect)
+        ]
+    }
 
-    static var scores: [(String, WritableKeyPath<EvaluationReport.LocaleReport, [String: EvaluationReport.Score]>)] { [
-        ("perDomain", \.perDomain), ("perIntent", \.perIntent), ("perParameter", \.perParameter),
-    ] }
+    static var scores: [(String, WritableKeyPath<EvaluationReport.LocaleReport, [String: EvaluationReport.Score]>)] {
+        [
+            ("perDomain", \.perDomain), ("perIntent", \.perIntent), ("perParameter", \.perParameter)
+        ]
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         for (name, path) in Self.integers where report[keyPath: path] != 0 { try c.encode(report[keyPath: path], forKey: Key(name)) }
         for (name, path) in Self.scores where !report[keyPath: path].isEmpty {
-            try c.encode(report[keyPath: path].mapValues { Score(expected: $0.expected, predicted: $0.predicted, correct: $0.correct) }, forKey: Key(name))
+            try c.encode(
+                report[keyPath: path].mapValues { Score(expected: $0.expected, predicted: $0.predicted, correct: $0.correct) },
+                forKey: Key(name))
         }
         if !report.confusion.isEmpty { try c.encode(report.confusion, forKey: Key("confusion")) }
         var bins: [String: Bin] = [:]
@@ -174,7 +180,9 @@ public struct OutcomeLineProcessor: LineProcessor {
     /// Languages measured (eval's default: every language with a grammar).
     public let languages: Set<String>
 
-    public init(batch: BatchLineProcessor, catalogue: IntentCatalogue = .standard, languages: Set<String> = Set(IntentParser.supportedLanguages)) {
+    public init(
+        batch: BatchLineProcessor, catalogue: IntentCatalogue = .standard, languages: Set<String> = Set(IntentParser.supportedLanguages)
+    ) {
         self.batch = batch
         self.catalogue = catalogue
         self.languages = languages
@@ -213,6 +221,7 @@ public struct OutcomeLineProcessor: LineProcessor {
         guard !batch.plainText, case .success(let record) = BatchLineProcessor.decode(line, as: AnnotatedRecord.self) else { return nil }
         let tag = record.locale ?? batch.defaultLocale
         guard let language = try? ParlanceLocale(tag).language, languages.contains(language) else { return nil }
-        return ReportOutcome(CorpusRun.Outcome(record: record, result: result, error: output.error?.message), locale: tag, catalogue: catalogue)
+        return ReportOutcome(
+            CorpusRun.Outcome(record: record, result: result, error: output.error?.message), locale: tag, catalogue: catalogue)
     }
 }

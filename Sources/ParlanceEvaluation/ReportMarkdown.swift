@@ -6,10 +6,14 @@ extension EvaluationReport {
     /// `report.md`: the report as readable tables, the worst confusions and sample errors.
     public func markdown() -> String {
         var out: [String] = ["# Parlance evaluation", ""]
-        out.append("Run \(settings.date), Parlance \(settings.parlanceVersion), ICU \(settings.icuVersion); options: "
-            + settings.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ".")
+        out.append(
+            "Run \(settings.date), Parlance \(settings.parlanceVersion), ICU \(settings.icuVersion); options: "
+                + settings.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ".")
         out.append("Context: \(settings.context.map { "`\($0.path)` (sha256 \($0.sha256.prefix(12))…)" } ?? "the built-in demo").")
-        out.append("Corpora: " + settings.corpora.map { "`\($0.path)` (\($0.lines) lines, sha256 \($0.sha256.prefix(12))…)" }.joined(separator: ", ") + ".")
+        out.append(
+            "Corpora: "
+                + settings.corpora.map { "`\($0.path)` (\($0.lines) lines, sha256 \($0.sha256.prefix(12))…)" }.joined(separator: ", ") + "."
+        )
         out.append("")
         out += markdownSummary()
         for (tag, l) in locales.sorted(by: { $0.key < $1.key }) {
@@ -34,12 +38,16 @@ extension EvaluationReport {
                 out.append("")
                 out.append("| resolution (expected kind) | expected | right | accuracy |")
                 out.append("|---|---:|---:|---:|")
-                for (kind, c) in r.byKind.sorted(by: { $0.key < $1.key }) { out.append("| \(kind) | \(c.expected) | \(c.correct) | \(Self.f(c.accuracy)) |") }
+                for (kind, c) in r.byKind.sorted(by: { $0.key < $1.key }) {
+                    out.append("| \(kind) | \(c.expected) | \(c.correct) | \(Self.f(c.accuracy)) |")
+                }
             }
             let confusions = l.worstConfusions(10)
             if !confusions.isEmpty {
                 out.append("")
-                out.append("Worst confusions: " + confusions.map { "\($0.expected) → \($0.predicted) (\($0.count))" }.joined(separator: "; ") + ".")
+                out.append(
+                    "Worst confusions: " + confusions.map { "\($0.expected) → \($0.predicted) (\($0.count))" }.joined(separator: "; ") + "."
+                )
             }
             if !l.errors.isEmpty {
                 out.append("")
@@ -47,7 +55,9 @@ extension EvaluationReport {
                 out.append("")
                 out.append("| id | utterance | expected | predicted |")
                 out.append("|---|---|---|---|")
-                for e in l.errors { out.append("| \(e.id) | \(Self.cell(e.text)) | \(Self.cell(e.expected)) | \(Self.cell(e.predicted)) |") }
+                for e in l.errors {
+                    out.append("| \(e.id) | \(Self.cell(e.text)) | \(Self.cell(e.expected)) | \(Self.cell(e.predicted)) |")
+                }
             }
         }
         return out.joined(separator: "\n") + "\n"
@@ -69,7 +79,9 @@ extension EvaluationReport {
                 out.append("| metric | baseline | now | change | |")
                 out.append("|---|---:|---:|---:|---|")
                 for c in changes.prefix(60) {
-                    out.append("| \(c.metric) | \(Self.f(c.baseline)) | \(Self.f(c.current)) | \(c.delta >= 0 ? "+" : "")\(Self.f(c.delta)) | \(c.regression ? "**worse**" : "better") |")
+                    out.append(
+                        "| \(c.metric) | \(Self.f(c.baseline)) | \(Self.f(c.current)) | \(c.delta >= 0 ? "+" : "")\(Self.f(c.delta)) | \(c.regression ? "**worse**" : "better") |"
+                    )
                 }
                 if changes.count > 60 { out += ["", "(\(changes.count - 60) more in report.json)"] }
             }
@@ -77,11 +89,15 @@ extension EvaluationReport {
         }
         out.append("## Summary")
         out.append("")
-        out.append("| locale | records | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | false rejection | parameter P | R | F1 | resolution | ECE |")
+        out.append(
+            "| locale | records | in-domain | intent accuracy | app accuracy | exact frame | out-of-domain | rejection | false rejection | parameter P | R | F1 | resolution | ECE |"
+        )
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (tag, l) in locales.sorted(by: { $0.key < $1.key }) {
             let resolution = l.resolution.map { "\(Self.f($0.accuracy)) (\($0.expected))" } ?? "–"
-            out.append("| \(tag) | \(l.records) | \(l.inDomain) | \(Self.f(l.intentAccuracy)) | \(Self.f(l.appAccuracy)) | \(Self.f(l.exactFrameRate)) | \(l.outOfDomain) | \(l.outOfDomain > 0 ? Self.f(l.outOfDomainRejection) : "–") | \(Self.f(l.falseRejectionRate)) | \(Self.f(l.parameters.precision)) | \(Self.f(l.parameters.recall)) | \(Self.f(l.parameters.f1)) | \(resolution) | \(l.calibration.count > 0 ? Self.f(l.calibration.expectedCalibrationError) : "–") |")
+            out.append(
+                "| \(tag) | \(l.records) | \(l.inDomain) | \(Self.f(l.intentAccuracy)) | \(Self.f(l.appAccuracy)) | \(Self.f(l.exactFrameRate)) | \(l.outOfDomain) | \(l.outOfDomain > 0 ? Self.f(l.outOfDomainRejection) : "–") | \(Self.f(l.falseRejectionRate)) | \(Self.f(l.parameters.precision)) | \(Self.f(l.parameters.recall)) | \(Self.f(l.parameters.f1)) | \(resolution) | \(l.calibration.count > 0 ? Self.f(l.calibration.expectedCalibrationError) : "–") |"
+            )
         }
         return out
     }

@@ -26,7 +26,9 @@ public struct ResolutionMetrics: Sendable, Codable, Hashable {
 
     /// Adds one record; returns the (parameter, expected, predicted) pairs that were wrong.
     @discardableResult
-    public mutating func add(expected: [String: ExpectedResolutions]?, predicted intent: IntentFrame?) -> [(parameter: String, expected: ExpectedResolution, predicted: Resolution?)] {
+    public mutating func add(expected: [String: ExpectedResolutions]?, predicted intent: IntentFrame?) -> [(
+        parameter: String, expected: ExpectedResolution, predicted: Resolution?
+    )] {
         var wrong: [(String, ExpectedResolution, Resolution?)] = []
         for (name, expectations) in (expected ?? [:]).sorted(by: { $0.key < $1.key }) {
             let values = intent?.values(name) ?? []
@@ -39,7 +41,11 @@ public struct ResolutionMetrics: Sendable, Codable, Hashable {
                 }
                 let right = expectation.matches(predicted)
                 byKind[expectation.kind.rawValue, default: Count()].expected += 1
-                if right { byKind[expectation.kind.rawValue, default: Count()].correct += 1 } else { wrong.append((name, expectation, predicted)) }
+                if right {
+                    byKind[expectation.kind.rawValue, default: Count()].correct += 1
+                } else {
+                    wrong.append((name, expectation, predicted))
+                }
                 confusion[expectation.kind.rawValue, default: [:]][predicted?.kind.rawValue ?? "none", default: 0] += 1
             }
         }

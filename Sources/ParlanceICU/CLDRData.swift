@@ -88,21 +88,24 @@ public enum CLDRDates {
 
     /// The locale's short date pattern, e.g. "d/M/yy" or "M/d/yy".
     public static func shortDatePattern(locale: String) throws(ICUError) -> String {
-        String(utf16: try utf16Output(capacity: 32, "read the date pattern for '\(locale)'") { out, capacity, status in
-            locale.withCString { pl_date_short_pattern($0, out, capacity, status) }
-        })
+        String(
+            utf16: try utf16Output(capacity: 32, "read the date pattern for '\(locale)'") { out, capacity, status in
+                locale.withCString { pl_date_short_pattern($0, out, capacity, status) }
+            })
     }
 
     public enum RelativeUnit: Int32, Sendable, CaseIterable {
-        case year = 0, quarter, month, week, day, hour, minute, second
+        case year = 0
+        case quarter, month, week, day, hour, minute, second
         case sunday, monday, tuesday, wednesday, thursday, friday, saturday
     }
 
     /// A relative date phrase: (-1, .day) → "yesterday", (-1, .monday) → "last Monday".
     public static func relative(_ offset: Double, _ unit: RelativeUnit, locale: String) throws(ICUError) -> String {
-        String(utf16: try utf16Output(capacity: 64, "format a relative date in '\(locale)'") { out, capacity, status in
-            locale.withCString { pl_relative_date($0, offset, unit.rawValue, out, capacity, status) }
-        })
+        String(
+            utf16: try utf16Output(capacity: 64, "format a relative date in '\(locale)'") { out, capacity, status in
+                locale.withCString { pl_relative_date($0, offset, unit.rawValue, out, capacity, status) }
+            })
     }
 }
 
@@ -118,9 +121,10 @@ public enum CLDRUnits {
             case .short: Int32(PL_UNIT_WIDTH_SHORT)
             case .narrow: Int32(PL_UNIT_WIDTH_NARROW)
             }
-        return String(utf16: try utf16Output(capacity: 64, "format unit \(unit) in '\(locale)'") { out, capacity, status in
-            locale.withCString { l in unit.withCString { u in pl_format_measure(l, u, raw, value, out, capacity, status) } }
-        })
+        return String(
+            utf16: try utf16Output(capacity: 64, "format unit \(unit) in '\(locale)'") { out, capacity, status in
+                locale.withCString { l in unit.withCString { u in pl_format_measure(l, u, raw, value, out, capacity, status) } }
+            })
     }
 }
 
@@ -134,11 +138,12 @@ public enum CLDRLists {
             p.initialize(from: array, count: array.count)
             return p
         }
-        defer { pointers.forEach { $0.deallocate() } }
+        defer { for pointer in pointers { pointer.deallocate() } }
         let constPointers: [UnsafePointer<UInt16>?] = pointers.map { UnsafePointer($0) }
-        return String(utf16: try utf16Output(capacity: 128, "format a list in '\(locale)'") { out, capacity, status in
-            locale.withCString { pl_list_format($0, constPointers, lengths, Int32(items.count), out, capacity, status) }
-        })
+        return String(
+            utf16: try utf16Output(capacity: 128, "format a list in '\(locale)'") { out, capacity, status in
+                locale.withCString { pl_list_format($0, constPointers, lengths, Int32(items.count), out, capacity, status) }
+            })
     }
 }
 
@@ -148,9 +153,10 @@ public enum Confusables {
     /// ("MonkeyChat" and "MоnkeyChat" with a Cyrillic о).
     public static func skeleton(_ text: String) throws(ICUError) -> String {
         let input = Array(text.utf16)
-        return String(utf16: try utf16Output(capacity: input.count * 2 + 8, "compute a confusable skeleton") { out, capacity, status in
-            pl_confusable_skeleton(input, Int32(input.count), out, capacity, status)
-        })
+        return String(
+            utf16: try utf16Output(capacity: input.count * 2 + 8, "compute a confusable skeleton") { out, capacity, status in
+                pl_confusable_skeleton(input, Int32(input.count), out, capacity, status)
+            })
     }
 
     /// Whether text mixes scripts the way spoofed names do (e.g. Latin with one Cyrillic letter).

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A pool of ICU objects that are not thread-safe (break iterators, transliterators,
@@ -65,7 +65,9 @@ final class HandlePool: Sendable {
             }
             pthread_key_delete(key)
         }
-        idle.withLock { handles in handles.forEach { close($0.pointer) } }
+        idle.withLock { handles in
+            for handle in handles { close(handle.pointer) }
+        }
         close(prototype.pointer)
     }
 
@@ -75,7 +77,9 @@ final class HandlePool: Sendable {
             if let raw = pthread_getspecific(key) {
                 slot = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? Slot
             } else {
-                let made = Slot(pointer: try idle.withLock { (_: inout [Handle]) throws(ICUError) -> OpaquePointer in try clone(prototype.pointer) }, close: close)
+                let made = Slot(
+                    pointer: try idle.withLock { (_: inout [Handle]) throws(ICUError) -> OpaquePointer in try clone(prototype.pointer) },
+                    close: close)
                 pthread_setspecific(key, Unmanaged<AnyObject>.passRetained(made).toOpaque())
                 slot = made
             }

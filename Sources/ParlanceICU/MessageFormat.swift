@@ -56,9 +56,10 @@ public enum MessageFormat {
             var out = [UInt16](repeating: 0, count: capacity)
             let length = withPointers(nameUnits) { namePointers in
                 withPointers(stringUnits) { stringPointers in
-                    pl_message_format(patternUnits, Int32(patternUnits.count), locale, namePointers, nameUnits.map { Int32($0.count) },
-                                      kinds, numbers, stringPointers, stringUnits.map { Int32($0.count) }, Int32(names.count),
-                                      &out, Int32(capacity), &errorOffset, &status)
+                    pl_message_format(
+                        patternUnits, Int32(patternUnits.count), locale, namePointers, nameUnits.map { Int32($0.count) },
+                        kinds, numbers, stringPointers, stringUnits.map { Int32($0.count) }, Int32(names.count),
+                        &out, Int32(capacity), &errorOffset, &status)
                 }
             }
             if status == PL_BUFFER_OVERFLOW {
@@ -71,7 +72,8 @@ public enum MessageFormat {
             }
             return String(utf16: Array(out[0..<Int(length)]))
         }
-        throw PatternError(pattern: pattern, offset: Int(errorOffset), icu: failure ?? ICUError(code: PL_BUFFER_OVERFLOW, operation: "format a message"))
+        throw PatternError(
+            pattern: pattern, offset: Int(errorOffset), icu: failure ?? ICUError(code: PL_BUFFER_OVERFLOW, operation: "format a message"))
     }
 
     /// Stable pointers to each array's storage for the duration of `body`.
@@ -84,7 +86,7 @@ public enum MessageFormat {
             buffers.append(buffer)
             pointers.append(UnsafePointer(buffer.baseAddress))
         }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for buffer in buffers { buffer.deallocate() } }
         return body(pointers)
     }
 }

@@ -28,7 +28,9 @@ public struct AppIntentVocabulary: Sendable {
         return try decode(data, file: url.path, catalogue: catalogue)
     }
 
-    public static func decode(_ data: Data, file: String, catalogue: IntentCatalogue = .standard) throws(ContextError) -> AppIntentVocabulary {
+    public static func decode(_ data: Data, file: String, catalogue: IntentCatalogue = .standard) throws(ContextError)
+        -> AppIntentVocabulary
+    {
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
@@ -128,7 +130,9 @@ private struct PlistReader {
                         let synonymPath = "\(itemPath).VocabularyItemSynonyms[\(s)]"
                         let synonym = try dictionary(synonymEntry, synonymPath)
                         let phrase = try string(synonym["VocabularyItemPhrase"], "\(synonymPath).VocabularyItemPhrase")
-                        let pronunciation = try synonym["VocabularyItemPronunciation"].map { try string($0, "\(synonymPath).VocabularyItemPronunciation") }
+                        let pronunciation = try synonym["VocabularyItemPronunciation"].map {
+                            try string($0, "\(synonymPath).VocabularyItemPronunciation")
+                        }
                         if let examples = synonym["VocabularyItemExamples"] {
                             for (e, example) in try array(examples, "\(synonymPath).VocabularyItemExamples").enumerated() {
                                 result.examples[id, default: []].append(try string(example, "\(synonymPath).VocabularyItemExamples[\(e)]"))
@@ -158,7 +162,9 @@ private struct PlistReader {
                 let path = "INAlternativeAppNames[\(n)]"
                 let d = try dictionary(entry, path)
                 let name = try string(d["INAlternativeAppName"], "\(path).INAlternativeAppName")
-                let hint = try d["INAlternativeAppNamePronunciationHint"].map { try string($0, "\(path).INAlternativeAppNamePronunciationHint") }
+                let hint = try d["INAlternativeAppNamePronunciationHint"].map {
+                    try string($0, "\(path).INAlternativeAppNamePronunciationHint")
+                }
                 result.alternativeAppNames.append(.init(name: name, pronunciationHint: hint))
             }
         }

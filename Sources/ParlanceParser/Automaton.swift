@@ -85,7 +85,11 @@ struct Automaton: Sendable {
 
     private enum Kind: UInt8 { case word, filler, slot, epsilon, accept }
     /// An edge as stored while the automaton is built: words and slots by id.
-    private struct Stored { var kind: Kind; var value: Int32; var target: Int32 }
+    private struct Stored {
+        var kind: Kind
+        var value: Int32
+        var target: Int32
+    }
 
     /// The edges out of each state; emptied by `close`, which keeps only the closures.
     private var edges: [[Stored]] = []
@@ -125,7 +129,11 @@ struct Automaton: Sendable {
         // one array serves every closure (no set per state).
         var visitedFor = [Int](repeating: -1, count: count)
         var stack: [(Int, Int32)] = []
-        var words: [Step] = [], fillers: [Step] = [], slips: [Step] = [], slots: [Step] = [], ends: [Step] = []
+        var words: [Step] = []
+        var fillers: [Step] = []
+        var slips: [Step] = []
+        var slots: [Step] = []
+        var ends: [Step] = []
         for state in 0..<count {
             defer {
                 // Sorted by key, stably: the steps of one word stay in the order met.
@@ -224,7 +232,9 @@ struct AutomatonBuilder {
     /// template's intent does not have is left out (rules are shared between intents);
     /// in the template itself an unknown slot is an error.
     mutating func add(_ pattern: TemplatePattern, from: Int, to: Int, depth: Int = 0, inRule: Bool = false) throws {
-        guard depth < 32 else { throw TemplateSyntaxError(file: source, line: 0, message: "rules nest too deeply (a rule refers to itself?)") }
+        guard depth < 32 else {
+            throw TemplateSyntaxError(file: source, line: 0, message: "rules nest too deeply (a rule refers to itself?)")
+        }
         switch pattern {
         case .word(let word):
             // "@app": the app's name used as a noun ("where is my MonkeyRide").

@@ -46,7 +46,11 @@ public struct ParserContext: Sendable, Decodable {
             guard !key.isEmpty else { throw ContextError(file: file, message: "at installedApps[\(n)]: an empty app name") }
             for (a, app) in apps.enumerated() {
                 if let name = app.allNames.first(where: { IntentParser.compact(TextNormalizer.key($0)) == key }) {
-                    throw ContextError(file: file, message: "at installedApps[\(n)]: '\(installed)' is also apps[\(a)] '\(name)'; an app is either installed without intents or listed with its intents, not both")
+                    throw ContextError(
+                        file: file,
+                        message:
+                            "at installedApps[\(n)]: '\(installed)' is also apps[\(a)] '\(name)'; an app is either installed without intents or listed with its intents, not both"
+                    )
                 }
             }
         }
@@ -55,43 +59,60 @@ public struct ParserContext: Sendable, Decodable {
         var named: [String: Int] = [:]
         // A vocabulary type nothing reads (a typo such as "contactNames") would be ignored
         // silently: the catalogue's types and those of the context's custom intents only.
-        let known = Set(IntentCatalogue.standard.vocabularyTypes).union(apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
+        let known = Set(IntentCatalogue.standard.vocabularyTypes).union(
+            apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
         for (a, app) in apps.enumerated() {
             for name in app.allNames {
                 let key = IntentParser.compact(TextNormalizer.key(name))
                 if let other = named[key], other != a {
-                    throw ContextError(file: file, message: "at apps[\(a)]: '\(name)' is also the name of apps[\(other)] '\(apps[other].name)'; app names must differ")
+                    throw ContextError(
+                        file: file,
+                        message: "at apps[\(a)]: '\(name)' is also the name of apps[\(other)] '\(apps[other].name)'; app names must differ")
                 }
                 named[key] = a
             }
             if app.intents.isEmpty, app.intentDefinition == nil {
-                throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)': no intents (an app without intents goes in installedApps)")
+                throw ContextError(
+                    file: file, message: "at apps[\(a)] '\(app.name)': no intents (an app without intents goes in installedApps)")
             }
             for (key, vocabularies) in [("userVocabulary", app.userVocabulary), ("appVocabularyItems", app.appVocabularyItems)] {
                 for type in vocabularies.keys.sorted() where !known.contains(type) {
-                    throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)'.\(key): no vocabulary type '\(type)' (known: \(known.sorted().joined(separator: ", ")))")
+                    throw ContextError(
+                        file: file,
+                        message:
+                            "at apps[\(a)] '\(app.name)'.\(key): no vocabulary type '\(type)' (known: \(known.sorted().joined(separator: ", ")))"
+                    )
                 }
                 for (type, items) in vocabularies.sorted(by: { $0.key < $1.key }) {
                     var seen = Set<String>()
                     for item in items where !seen.insert(item.id).inserted {
-                        throw ContextError(file: file, message: "at apps[\(a)] '\(app.name)'.\(key).\(type): two items have the id '\(item.id)'")
+                        throw ContextError(
+                            file: file, message: "at apps[\(a)] '\(app.name)'.\(key).\(type): two items have the id '\(item.id)'")
                     }
                 }
             }
         }
         for app in apps {
             for intent in app.customIntents {
-                if let problem = intent.problems().first { throw ContextError(file: file, message: "at apps.\(app.name).intents.\(intent.name): \(problem.message)") }
+                if let problem = intent.problems().first {
+                    throw ContextError(file: file, message: "at apps.\(app.name).intents.\(intent.name): \(problem.message)")
+                }
             }
         }
         var ids = Set<String>()
         for shortcut in shortcuts {
-            guard ids.insert(shortcut.id).inserted else { throw ContextError(file: file, message: "at shortcuts: two shortcuts have the id '\(shortcut.id)'") }
-            if let problem = shortcut.problem(in: self, catalogue: .standard) { throw ContextError(file: file, message: "at shortcuts: \(problem)") }
+            guard ids.insert(shortcut.id).inserted else {
+                throw ContextError(file: file, message: "at shortcuts: two shortcuts have the id '\(shortcut.id)'")
+            }
+            if let problem = shortcut.problem(in: self, catalogue: .standard) {
+                throw ContextError(file: file, message: "at shortcuts: \(problem)")
+            }
         }
         for donation in donations {
             guard let app = apps.first(where: { $0.name == donation.app }), app.handles(donation.intent) else {
-                throw ContextError(file: file, message: "at donations: donation \(donation.id): no app '\(donation.app)' handling '\(donation.intent)' in the context")
+                throw ContextError(
+                    file: file,
+                    message: "at donations: donation \(donation.id): no app '\(donation.app)' handling '\(donation.intent)' in the context")
             }
         }
     }
@@ -132,7 +153,12 @@ public struct ParserContext: Sendable, Decodable {
                     if case .custom(let inline) = apps[a].intents[i], inline.parameters.isEmpty {
                         apps[a].intents[i] = .custom(intent.adding(inline))
                     } else {
-                        diagnostics.append(ContextError(file: url.path, message: "warning: \(apps[a].name) declares \(intent.name) with its parameters in the context too; that declaration is used"))
+                        diagnostics.append(
+                            ContextError(
+                                file: url.path,
+                                message:
+                                    "warning: \(apps[a].name) declares \(intent.name) with its parameters in the context too; that declaration is used"
+                            ))
                     }
                 }
             } catch {
@@ -261,7 +287,9 @@ public struct AppDefinition: Sendable, Decodable {
     /// resolves to `notRequired` (an extension of records.md).
     public var unusedParameters: Set<String>
 
-    enum CodingKeys: String, CodingKey { case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems, unusedParameters, intentDefinition }
+    enum CodingKeys: String, CodingKey {
+        case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems, unusedParameters, intentDefinition
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -279,7 +307,8 @@ public struct AppDefinition: Sendable, Decodable {
         for entry in unusedParameters {
             let parts = entry.split(separator: ".").map(String.init)
             guard parts.count == 2, IntentCatalogue.standard.intent(parts[0])?.parameter(parts[1]) != nil else {
-                throw DecodingError.dataCorruptedError(forKey: .unusedParameters, in: c, debugDescription: "'\(entry)' is not 'intent.parameter' of the catalogue")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .unusedParameters, in: c, debugDescription: "'\(entry)' is not 'intent.parameter' of the catalogue")
             }
         }
     }
@@ -287,7 +316,9 @@ public struct AppDefinition: Sendable, Decodable {
     /// App vocabulary of a type: the inline items, then those of the vocabulary file for
     /// `language` (or of every file when nil).
     public func appVocabulary(_ type: String, language: String?) -> [VocabularyItem] {
-        let files = language.map { appVocabularyFiles[$0].map { [$0] } ?? [] } ?? appVocabularyFiles.keys.sorted().compactMap { appVocabularyFiles[$0] }
+        let files =
+            language.map { appVocabularyFiles[$0].map { [$0] } ?? [] }
+            ?? appVocabularyFiles.keys.sorted().compactMap { appVocabularyFiles[$0] }
         return (appVocabularyItems[type] ?? []) + files.flatMap { $0.items[type] ?? [] }
     }
 
@@ -322,7 +353,8 @@ public enum IntentDeclaration: Sendable, Decodable {
     public init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
             guard IntentCatalogue.standard.intent(name) != nil else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown SiriKit intent '\(name)'"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "unknown SiriKit intent '\(name)'"))
             }
             self = .sirikit(name)
             return
@@ -352,7 +384,8 @@ public struct VocabularyItem: Sendable, Decodable, Hashable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let phrase = try c.decode(String.self, forKey: .phrase)
-        self.init(id: try c.decodeIfPresent(String.self, forKey: .id) ?? phrase, phrase: phrase,
-                  pronunciation: try c.decodeIfPresent(String.self, forKey: .pronunciation))
+        self.init(
+            id: try c.decodeIfPresent(String.self, forKey: .id) ?? phrase, phrase: phrase,
+            pronunciation: try c.decodeIfPresent(String.self, forKey: .pronunciation))
     }
 }

@@ -84,7 +84,9 @@ final class CustomGrammar: Sendable {
                 guard var phrases = intent.phrases[language], !phrases.isEmpty else { continue }
                 let declared = phrases.count
                 // The title ("Order soup") names the request without its values.
-                if let title = intent.title[language], CustomIntent.slots(in: title).isEmpty, !title.contains(where: { "[]()|<>{}".contains($0) }) {
+                if let title = intent.title[language], CustomIntent.slots(in: title).isEmpty,
+                    !title.contains(where: { "[]()|<>{}".contains($0) })
+                {
                     phrases.append(title)
                 }
                 let key = IntentKey.custom(entries.count)
@@ -109,16 +111,23 @@ final class CustomGrammar: Sendable {
                     case .integer, .decimal:
                         slots[p.name] = Automaton.Slot(parameter: slotName, kind: .entity(["number"]))
                     case .string:
-                        slots[p.name] = Automaton.Slot(parameter: slotName, kind: .free(maxLength: 8, list: p.list, vocabulary: nil, perToken: MatchScores.stringToken, names: false))
+                        slots[p.name] = Automaton.Slot(
+                            parameter: slotName,
+                            kind: .free(maxLength: 8, list: p.list, vocabulary: nil, perToken: MatchScores.stringToken, names: false))
                     case .object:
-                        slots[p.name] = Automaton.Slot(parameter: slotName, kind: .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.stringToken, names: false))
+                        slots[p.name] = Automaton.Slot(
+                            parameter: slotName,
+                            kind: .free(
+                                maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.stringToken, names: false))
                     }
                 }
                 slotsByIntent[key] = slots
                 var seen: [(TemplatePattern, Bool)] = []
                 let verbs = try intent.category.flatMap { try categoryRule($0) }
                 for (n, phrase) in phrases.enumerated() {
-                    let source = n < declared ? "\(app.name) \(intent.name) phrases.\(language)[\(n)]" : "\(app.name) \(intent.name) title.\(language)"
+                    let source =
+                        n < declared
+                        ? "\(app.name) \(intent.name) phrases.\(language)[\(n)]" : "\(app.name) \(intent.name) title.\(language)"
                     let pattern: TemplatePattern
                     do { pattern = try TemplateExpressionParser.parse(phrase, file: source, line: 1) } catch {
                         throw GrammarError.file(source, (error as? TemplateSyntaxError)?.message ?? "\(error)")
@@ -128,11 +137,15 @@ final class CustomGrammar: Sendable {
                         let why = p?.type == .boolean || p?.type == .enum ? "its cases have no \(language) names" : "it is not a parameter"
                         throw GrammarError.file(source, "{\(slot)} cannot be matched: \(why)")
                     }
-                    for (said, verbified) in Self.readings(pattern, appNames: names, app: app, keys: keys, verbs: verbs, mentionExtent: mentionExtent) {
+                    for (said, verbified) in Self.readings(
+                        pattern, appNames: names, app: app, keys: keys, verbs: verbs, mentionExtent: mentionExtent)
+                    {
                         // A number or an enum the intent does not require may go unsaid ("order
                         // tomato soups", "order a latte" for "order a {size} {drink}").
                         var items = said.map { item -> TemplatePattern in
-                            guard case .slot(let name) = item, let p = intent.parameter(name), !p.required, [.integer, .decimal, .enum].contains(p.type) else { return item }
+                            guard case .slot(let name) = item, let p = intent.parameter(name), !p.required,
+                                [.integer, .decimal, .enum].contains(p.type)
+                            else { return item }
                             return .optional(item)
                         }
                         guard items.contains(where: { if case .optional = $0 { false } else { true } }) else { continue }
@@ -140,20 +153,27 @@ final class CustomGrammar: Sendable {
                         // {drink} {size}": "un café au lait moyen", "un grand café au lait").
                         var i = 0
                         while i + 1 < items.count {
-                            if Self.isOptionalSlot(items[i]) != Self.isOptionalSlot(items[i + 1]), Self.isSlot(items[i]), Self.isSlot(items[i + 1]) {
-                                items.replaceSubrange(i...(i + 1), with: [.alternatives([.sequence([items[i], items[i + 1]]), .sequence([items[i + 1], items[i]])])])
+                            if Self.isOptionalSlot(items[i]) != Self.isOptionalSlot(items[i + 1]), Self.isSlot(items[i]),
+                                Self.isSlot(items[i + 1])
+                            {
+                                items.replaceSubrange(
+                                    i...(i + 1),
+                                    with: [.alternatives([.sequence([items[i], items[i + 1]]), .sequence([items[i + 1], items[i]])])])
                             }
                             i += 1
                         }
                         // An article or a measure may stand before an item ("order a tomato soup",
                         // "three bowls of chicken soup": the language's <item_article>).
                         if grammar.rules["item_article"] != nil {
-                            items = items.map { Self.withArticles($0) { intent.parameter($0).map { $0.type == .enum || $0.type == .object } ?? false } }
+                            items = items.map {
+                                Self.withArticles($0) { intent.parameter($0).map { $0.type == .enum || $0.type == .object } ?? false }
+                            }
                         }
                         let pattern = items.count == 1 ? items[0] : .sequence(items)
                         guard !seen.contains(where: { $0.0 == pattern && $0.1 == verbified }) else { continue }
                         seen.append((pattern, verbified))
-                        templates.append(SentenceFile.Template(intent: key, pattern: pattern, fixed: [], verbified: verbified, source: source))
+                        templates.append(
+                            SentenceFile.Template(intent: key, pattern: pattern, fixed: [], verbified: verbified, source: source))
                     }
                 }
             }
@@ -237,10 +257,13 @@ final class CustomGrammar: Sendable {
         var verbLength = 0
         if let verbs, !leading {
             let (rest, owner) = units(items)
-            let oracle = SlotOracle(units: rest, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
+            let oracle = SlotOracle(
+                units: rest, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
             let matcher = AutomatonMatcher(automaton: verbs.compiled.automaton, oracle: oracle)
             for end in stride(from: min(6, rest.count - 1), through: 1, by: -1) where rest[end - 1].key != "\u{1}" {
-                guard owner[end - 1] != owner[end], !matcher.run(start: verbs.compiled.start, accepting: verbs.compiled.acceptingStates, from: 0, to: end).isEmpty else { continue }
+                guard owner[end - 1] != owner[end],
+                    !matcher.run(start: verbs.compiled.start, accepting: verbs.compiled.acceptingStates, from: 0, to: end).isEmpty
+                else { continue }
                 verbLength = owner[end - 1] + 1
                 break
             }
@@ -256,4 +279,3 @@ final class CustomGrammar: Sendable {
         return result
     }
 }
-

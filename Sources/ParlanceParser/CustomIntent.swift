@@ -47,7 +47,9 @@ public struct CustomIntent: Sendable, Codable, Hashable {
 
         enum CodingKeys: String, CodingKey { case name, type, list, required, cases, vocabulary }
 
-        public init(name: String, type: ValueType, list: Bool = false, required: Bool = false, cases: [Case] = [], vocabulary: String? = nil) {
+        public init(
+            name: String, type: ValueType, list: Bool = false, required: Bool = false, cases: [Case] = [], vocabulary: String? = nil
+        ) {
             self.name = name
             self.type = type
             self.list = list
@@ -61,7 +63,11 @@ public struct CustomIntent: Sendable, Codable, Hashable {
             name = try c.decode(String.self, forKey: .name)
             let typeName = try c.decode(String.self, forKey: .type)
             guard let type = ValueType(rawValue: typeName) else {
-                throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown parameter type '\(typeName)': expected one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: c,
+                    debugDescription:
+                        "unknown parameter type '\(typeName)': expected one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             self.type = type
             list = try c.decodeIfPresent(Bool.self, forKey: .list) ?? false
@@ -117,14 +123,19 @@ public struct CustomIntent: Sendable, Codable, Hashable {
     enum CodingKeys: String, CodingKey { case name, category, title, confirmation, parameters, phrases, shortcutTypes, responses }
 
     /// Categories of custom intents (intents.md).
-    public static let categories = ["generic", "information", "order", "book", "buy", "call", "create", "do", "go", "log", "play", "run", "search", "send", "set", "share", "start", "view", "download", "filter", "navigate", "open", "post", "request", "toggle"]
+    public static let categories = [
+        "generic", "information", "order", "book", "buy", "call", "create", "do", "go", "log", "play", "run", "search", "send", "set",
+        "share", "start", "view", "download", "filter", "navigate", "open", "post", "request", "toggle"
+    ]
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         category = try c.decodeIfPresent(String.self, forKey: .category)
         if let category, !Self.categories.contains(category) {
-            throw DecodingError.dataCorruptedError(forKey: .category, in: c, debugDescription: "unknown category '\(category)': expected one of \(Self.categories.joined(separator: ", "))")
+            throw DecodingError.dataCorruptedError(
+                forKey: .category, in: c,
+                debugDescription: "unknown category '\(category)': expected one of \(Self.categories.joined(separator: ", "))")
         }
         title = try c.decodeIfPresent([String: String].self, forKey: .title) ?? [:]
         confirmation = try c.decodeIfPresent(Bool.self, forKey: .confirmation) ?? false
@@ -194,8 +205,10 @@ public struct CustomIntent: Sendable, Codable, Hashable {
             for phrase in list where !(phrases[language] ?? []).contains(phrase) { phrases[language, default: []].append(phrase) }
         }
         return CustomIntent(
-            name: name, category: supplement.category ?? category, title: title.merging(supplement.title) { $1 }, confirmation: confirmation || supplement.confirmation,
-            parameters: parameters, phrases: phrases, shortcutTypes: shortcutTypes + supplement.shortcutTypes, responses: responses.merging(supplement.responses) { $1 })
+            name: name, category: supplement.category ?? category, title: title.merging(supplement.title) { $1 },
+            confirmation: confirmation || supplement.confirmation,
+            parameters: parameters, phrases: phrases, shortcutTypes: shortcutTypes + supplement.shortcutTypes,
+            responses: responses.merging(supplement.responses) { $1 })
     }
 
     /// A phrase with sample values in its slots: an enum's first case, 2 for numbers.

@@ -47,9 +47,11 @@ extension IntentParser {
         func features(_ text: String) throws -> (features: [String], keys: [String]) {
             let analysis = try analyzer.analyze(text, locale: locale, referenceTime: reference)
             let units = IntentParser.units(analysis.tokens)
-            var notes: [String] = [], lookalikes: [String] = []
+            var notes: [String] = []
+            var lookalikes: [String] = []
             let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies)
-            let features = classifierFeatures(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+            let features = classifierFeatures(
+                units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
             return (features, units.map(\.key))
         }
         var examples: [FallbackTrainer.Example] = []
@@ -73,7 +75,9 @@ extension IntentParser {
                     return items.isEmpty ? "" : items[Int(rng.next() % UInt64(items.count))]
                 }
             }
-            var patterns: [(TemplatePattern, verbified: Bool)] = custom.templates.filter { $0.intent == entry.key }.map { ($0.pattern, $0.verbified) }
+            var patterns: [(TemplatePattern, verbified: Bool)] = custom.templates.filter { $0.intent == entry.key }.map {
+                ($0.pattern, $0.verbified)
+            }
             for phrase in intent.phrases[grammar.language] ?? [] {
                 if let pattern = try? TemplateExpressionParser.parse(phrase, file: "", line: 1) { patterns.append((pattern, false)) }
             }
@@ -94,7 +98,9 @@ extension IntentParser {
         let firstWave = grammar.templates.filter { !$0.verbified }
         var templateWords = Set<String>()
         if let model = try model(for: grammar.language) {
-            let words = model.classifier.features.filter { $0.hasPrefix("w:") && !$0.hasPrefix("w:#") && !$0.hasPrefix("w:@") }.map { String($0.dropFirst(2)) }.sorted()
+            let words = model.classifier.features.filter { $0.hasPrefix("w:") && !$0.hasPrefix("w:#") && !$0.hasPrefix("w:@") }.map {
+                String($0.dropFirst(2))
+            }.sorted()
             let noise = { (rng: inout SplitMix64) -> String in words.isEmpty ? "" : words[Int(rng.next() % UInt64(words.count))] }
             for n in 0..<CustomTier.negativeTemplates where !firstWave.isEmpty {
                 let template = firstWave[Int(rng.next() % UInt64(firstWave.count))]
@@ -118,17 +124,25 @@ extension IntentParser {
         var valueWords = Set<String>()
         for entry in custom.entries {
             for p in entry.intent.parameters {
-                for c in p.cases { for form in p.saidForms(of: c, language: grammar.language) { valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(form))) } }
-                for item in p.vocabulary.map({ context.vocabulary($0) }) ?? [] { valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase))) }
+                for c in p.cases {
+                    for form in p.saidForms(of: c, language: grammar.language) {
+                        valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(form)))
+                    }
+                }
+                for item in p.vocabulary.map({ context.vocabulary($0) }) ?? [] {
+                    valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase)))
+                }
             }
         }
         var distinctive: [Int: Set<String>] = [:]
         for (index, words) in positiveWords {
             distinctive[index] = words.filter {
-                !templateWords.contains($0) && !valueWords.contains($0) && !grammar.notNames.contains($0) && $0.count > 2 && !$0.allSatisfy(\.isNumber)
+                !templateWords.contains($0) && !valueWords.contains($0) && !grammar.notNames.contains($0) && $0.count > 2
+                    && !$0.allSatisfy(\.isNumber)
             }
         }
-        return CustomTier(classifier: classifier, entryOfClass: Array(custom.entries.indices) + [nil], distinctive: distinctive, examples: examples.count)
+        return CustomTier(
+            classifier: classifier, entryOfClass: Array(custom.entries.indices) + [nil], distinctive: distinctive, examples: examples.count)
     }
 
     /// A custom intent read by the custom tier, or nil (no custom intent is plausible; `why`
@@ -139,7 +153,8 @@ extension IntentParser {
         grammar: LanguageGrammar, vocabularies: [String: PhraseSet], notes: [String], why: inout String?
     ) -> ParseResult? {
         let mention = mentions.first
-        let features = classifierFeatures(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+        let features = classifierFeatures(
+            units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         let scores = tier.classifier.scores(features)
         let allowed = tier.classifier.classes.indices.filter { index in
             guard let entry = tier.entryOfClass[index] else { return true }
@@ -147,7 +162,8 @@ extension IntentParser {
         }
         guard allowed.count > 1 else { return nil }
         // A named app's intents get the same prior as in the language's trained tier.
-        let p = FallbackModel.softmax(allowed.map { tier.entryOfClass[$0] != nil && mention != nil ? scores[$0] + Self.namedAppPrior : scores[$0] })
+        let p = FallbackModel.softmax(
+            allowed.map { tier.entryOfClass[$0] != nil && mention != nil ? scores[$0] + Self.namedAppPrior : scores[$0] })
         let best = p.indices.max { p[$0] < p[$1] }!
         guard let index = tier.entryOfClass[allowed[best]] else {
             why = "custom-intent tier: none of the custom intents (p = \((p[best] * 1000).rounded() / 1000))"
@@ -155,14 +171,20 @@ extension IntentParser {
         }
         let entry = custom.entries[index]
         let said = "custom-intent tier: \(entry.intent.name) of \(entry.app.name), p = \((p[best] * 1000).rounded() / 1000)"
-        guard p[best] >= CustomTier.threshold else { why = "\(said), under \(CustomTier.threshold)"; return nil }
+        guard p[best] >= CustomTier.threshold else {
+            why = "\(said), under \(CustomTier.threshold)"
+            return nil
+        }
         if mention != nil, FallbackModel.softmax(scores)[allowed[best]] < Self.plausibleShare {
             why = "\(said) among \(entry.app.name)'s intents, implausible among all"
             return nil
         }
         let keys = units.map(\.key)
         let evidence = keys.filter { tier.distinctive[index]?.contains($0) ?? false }
-        guard mention != nil || !evidence.isEmpty else { why = "\(said), but no app is named and none of its own words is said"; return nil }
+        guard mention != nil || !evidence.isEmpty else {
+            why = "\(said), but no app is named and none of its own words is said"
+            return nil
+        }
         let confidence = (p[best] * 1000).rounded() / 1000
         var parameters: [Parameter] = []
         var occupied: [Span] = []
@@ -173,10 +195,14 @@ extension IntentParser {
                 guard let lexicon = custom.enumerations[CustomGrammar.slotName(index, p.name)] else { continue }
                 var start = 0
                 while start < keys.count {
-                    guard let (end, value, _) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }) else { start += 1; continue }
+                    guard let (end, value, _) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }) else {
+                        start += 1
+                        continue
+                    }
                     let (raw, span) = text(start..<end)
                     let values = lexicon.values(of: keys[start..<end])
-                    let typed: ParameterValue = values.count > 1 ? .text(raw) : p.type == .boolean ? .boolean(value == "true") : .enumCase(value)
+                    let typed: ParameterValue =
+                        values.count > 1 ? .text(raw) : p.type == .boolean ? .boolean(value == "true") : .enumCase(value)
                     parameters.append(Parameter(name: p.name, value: typed, raw: raw, span: span))
                     occupied.append(span)
                     if !p.list { break }
@@ -184,7 +210,9 @@ extension IntentParser {
                 }
             case .integer, .decimal:
                 for entity in entities {
-                    guard case .number(let n) = entity.value, !occupied.contains(where: { $0.start < entity.span.end && entity.span.start < $0.end }) else { continue }
+                    guard case .number(let n) = entity.value,
+                        !occupied.contains(where: { $0.start < entity.span.end && entity.span.start < $0.end })
+                    else { continue }
                     parameters.append(Parameter(name: p.name, value: .number(n), raw: entity.text, span: entity.span))
                     occupied.append(entity.span)
                     break
@@ -193,7 +221,10 @@ extension IntentParser {
                 guard let type = p.vocabulary, let set = vocabularies[type], set.longest > 0 else { continue }
                 var i = 0
                 while i < keys.count {
-                    guard let length = set.longestMatch(keys, at: i) else { i += 1; continue }
+                    guard let length = set.longestMatch(keys, at: i) else {
+                        i += 1
+                        continue
+                    }
                     let (raw, span) = text(i..<(i + length))
                     parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: span))
                     if !p.list { break }
@@ -207,17 +238,26 @@ extension IntentParser {
         // pepperoni pizza from Soup Chef"): something the app does not offer, not its intent.
         let unknown = units.indices.filter { i in
             !(mentions.contains { $0.range.contains(i) }) && !grammar.notNames.contains(keys[i]) && keys[i].count > 2
-                && !tier.classifier.knows("w:" + keys[i]) && !entities.contains { $0.span.start <= units[i].token.span.start && units[i].token.span.end <= $0.span.end }
+                && !tier.classifier.knows("w:" + keys[i])
+                && !entities.contains { $0.span.start <= units[i].token.span.start && units[i].token.span.end <= $0.span.end }
         }
-        if let missing = entry.intent.parameters.first(where: { p in p.required && p.type == .enum && !parameters.contains { $0.name == p.name } }), !unknown.isEmpty {
+        if let missing = entry.intent.parameters.first(where: { p in
+            p.required && p.type == .enum && !parameters.contains { $0.name == p.name }
+        }), !unknown.isEmpty {
             why = "\(said), but no \(missing.name) is said and '\(unknown.map { units[$0].token.text }.joined(separator: " "))' is none"
             return nil
         }
         parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
-        let frame = IntentFrame(domain: "custom", name: entry.intent.name, app: entry.app.name, confidence: confidence, parameters: parameters)
+        let frame = IntentFrame(
+            domain: "custom", name: entry.intent.name, app: entry.app.name, confidence: confidence, parameters: parameters)
         let why = mention != nil ? "\(entry.app.name) named" : "said: \(evidence.prefix(3).joined(separator: ", "))"
-        return ParseResult(intent: frame, alternatives: [], reason: nil, explanation: Explanation(
-            decidedBy: "trained", source: "custom-intent tier \(grammar.language) (\(tier.examples) generated sentences, threshold \(CustomTier.threshold))", score: confidence,
-            appMention: mention.map { "\($0.said) → \($0.app.name)" }, notes: notes + ["\(entry.intent.name) of \(entry.app.name) (\(why))"]))
+        return ParseResult(
+            intent: frame, alternatives: [], reason: nil,
+            explanation: Explanation(
+                decidedBy: "trained",
+                source: "custom-intent tier \(grammar.language) (\(tier.examples) generated sentences, threshold \(CustomTier.threshold))",
+                score: confidence,
+                appMention: mention.map { "\($0.said) → \($0.app.name)" },
+                notes: notes + ["\(entry.intent.name) of \(entry.app.name) (\(why))"]))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import ParlanceText
 import ParlanceICU
+import ParlanceText
 
 /// An interaction an app donated after the user did something (as `INInteraction.donate`):
 /// the intent with its parameters, an identifier, an optional group, and when.
@@ -22,7 +22,9 @@ public struct Donation: Sendable, Hashable, Codable {
     /// `date` in seconds since 1970 (UTC).
     public let time: Double
 
-    public init(id: String, group: String? = nil, app: String, intent: String, parameters: [String: ParameterValue] = [:], date: ReferenceTime) {
+    public init(
+        id: String, group: String? = nil, app: String, intent: String, parameters: [String: ParameterValue] = [:], date: ReferenceTime
+    ) {
         self.id = id
         self.group = group
         self.app = app
@@ -43,7 +45,8 @@ public struct Donation: Sendable, Hashable, Codable {
         parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
         date = try c.decode(String.self, forKey: .date)
         do { time = try ReferenceTime(iso8601: date).secondsSince1970 } catch {
-            throw DecodingError.dataCorruptedError(forKey: .date, in: c, debugDescription: "'\(date)' is not an ISO 8601 date and time: \(error)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .date, in: c, debugDescription: "'\(date)' is not an ISO 8601 date and time: \(error)")
         }
     }
 
@@ -150,7 +153,10 @@ public enum DonationEvent: Sendable, Hashable, Decodable {
             return
         }
         guard c.contains(.delete) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected {\"donate\": {…}} or {\"delete\": {\"ids\"|\"group\"|\"all\": …}}"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected {\"donate\": {…}} or {\"delete\": {\"ids\"|\"group\"|\"all\": …}}"))
         }
         let d = try c.nestedContainer(keyedBy: DeleteKeys.self, forKey: .delete)
         if let ids = try d.decodeIfPresent([String].self, forKey: .ids) {
@@ -160,7 +166,8 @@ public enum DonationEvent: Sendable, Hashable, Decodable {
         } else if try d.decodeIfPresent(Bool.self, forKey: .all) == true {
             self = .deleteAll
         } else {
-            throw DecodingError.dataCorruptedError(forKey: .all, in: d, debugDescription: "a deletion names \"ids\", a \"group\", or \"all\": true")
+            throw DecodingError.dataCorruptedError(
+                forKey: .all, in: d, debugDescription: "a deletion names \"ids\", a \"group\", or \"all\": true")
         }
     }
 }
@@ -189,11 +196,14 @@ extension DonationLog {
     /// checked first, and nothing is applied when one is wrong.
     public func replay(_ text: String, file: String, context: ParserContext) throws(ContextError) {
         var events: [DonationEvent] = []
-        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             do {
                 let event = try JSONGuard.decode(DonationEvent.self, from: Data(line.utf8))
                 if case .donate(let d) = event, !(context.apps.first { $0.name == d.app }?.handles(d.intent) ?? false) {
-                    throw ContextError(file: file, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context", kind: "donation journal")
+                    throw ContextError(
+                        file: file, message: "line \(n + 1): donation \(d.id): no app '\(d.app)' handling '\(d.intent)' in the context",
+                        kind: "donation journal")
                 }
                 events.append(event)
             } catch let error as ContextError {

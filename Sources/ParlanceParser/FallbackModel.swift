@@ -34,10 +34,14 @@ public struct FallbackModel: Sendable, Codable {
     public static let none = "none"
 
     /// - Parameter weights: feature → sparse weights, [class index, weight] pairs.
-    public init(language: String, classes: [String], threshold: Double, bias: [Double], weights: [String: [[Double]]], training: TrainingReport) {
+    public init(
+        language: String, classes: [String], threshold: Double, bias: [Double], weights: [String: [[Double]]], training: TrainingReport
+    ) {
         var rows: [String: Int32] = [:]
         rows.reserveCapacity(weights.count)
-        var offsets: [Int32] = [0], pairClasses: [UInt16] = [], pairWeights: [Float] = []
+        var offsets: [Int32] = [0]
+        var pairClasses: [UInt16] = []
+        var pairWeights: [Float] = []
         for (feature, pairs) in weights.sorted(by: { $0.key < $1.key }) {
             rows[feature] = Int32(rows.count)
             for pair in pairs {
@@ -46,12 +50,16 @@ public struct FallbackModel: Sendable, Codable {
             }
             offsets.append(Int32(pairClasses.count))
         }
-        self.init(language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
-                  pairWeights: pairWeights, training: training)
+        self.init(
+            language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
+            pairWeights: pairWeights, training: training)
     }
 
-    init(language: String, classes: [String], threshold: Double, bias: [Double], rows: [String: Int32], offsets: [Int32], pairClasses: [UInt16],
-         pairWeights: [Float], training: TrainingReport) {
+    init(
+        language: String, classes: [String], threshold: Double, bias: [Double], rows: [String: Int32], offsets: [Int32],
+        pairClasses: [UInt16],
+        pairWeights: [Float], training: TrainingReport
+    ) {
         self.language = language
         self.classes = classes
         self.threshold = threshold
@@ -65,8 +73,10 @@ public struct FallbackModel: Sendable, Codable {
 
     /// The same weights under another language, threshold or training report.
     func with(language: String? = nil, threshold: Double? = nil, training: TrainingReport? = nil) -> FallbackModel {
-        FallbackModel(language: language ?? self.language, classes: classes, threshold: threshold ?? self.threshold, bias: bias, rows: rows, offsets: offsets,
-                      pairClasses: pairClasses, pairWeights: pairWeights, training: training ?? self.training)
+        FallbackModel(
+            language: language ?? self.language, classes: classes, threshold: threshold ?? self.threshold, bias: bias, rows: rows,
+            offsets: offsets,
+            pairClasses: pairClasses, pairWeights: pairWeights, training: training ?? self.training)
     }
 
     /// Feature → sparse weights: [class index, weight] pairs (built on demand, for writing and
@@ -93,9 +103,11 @@ public struct FallbackModel: Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(language: try c.decode(String.self, forKey: .language), classes: try c.decode([String].self, forKey: .classes),
-                  threshold: try c.decode(Double.self, forKey: .threshold), bias: try c.decode([Double].self, forKey: .bias),
-                  weights: try c.decode([String: [[Double]]].self, forKey: .weights), training: try c.decode(TrainingReport.self, forKey: .training))
+        self.init(
+            language: try c.decode(String.self, forKey: .language), classes: try c.decode([String].self, forKey: .classes),
+            threshold: try c.decode(Double.self, forKey: .threshold), bias: try c.decode([Double].self, forKey: .bias),
+            weights: try c.decode([String: [[Double]]].self, forKey: .weights),
+            training: try c.decode(TrainingReport.self, forKey: .training))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -224,11 +236,15 @@ public enum FallbackTrainer {
     }
 
     /// Fits the classifier on the examples not in `aside`.
-    public static func train(language: String, examples: [Example], aside: Set<String>, epochs: Int = 30, seed: UInt64 = 2026) -> (model: FallbackModel, classes: [String]) {
+    public static func train(language: String, examples: [Example], aside: Set<String>, epochs: Int = 30, seed: UInt64 = 2026) -> (
+        model: FallbackModel, classes: [String]
+    ) {
         let classes = Array(Set(examples.map(\.label)).union([FallbackModel.none])).sorted()
         let fitted = fit(examples.filter { !aside.contains($0.id) }, classes: classes, epochs: epochs, seed: seed)
-        let model = fitted.with(language: language, threshold: 0.5,
-                                training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: 0, heldOutRejection: 0, epochs: epochs, seed: seed))
+        let model = fitted.with(
+            language: language, threshold: 0.5,
+            training: .init(
+                examples: examples.count, heldOut: aside.count, heldOutAccuracy: 0, heldOutRejection: 0, epochs: epochs, seed: seed))
         return (model, classes)
     }
 
@@ -254,7 +270,9 @@ public enum FallbackTrainer {
     /// The rejection threshold that handles the most aside utterances right (in domain: the
     /// right intent above it; out of domain: rejected), where accepting an out-of-domain one
     /// costs `falseAcceptCost` times a missed one.
-    public static func threshold(_ model: FallbackModel, temperature: Double, aside: [Example], falseAcceptCost: Double = 2, tolerance: Double = 0.005)
+    public static func threshold(
+        _ model: FallbackModel, temperature: Double, aside: [Example], falseAcceptCost: Double = 2, tolerance: Double = 0.005
+    )
         -> (threshold: Double, accuracy: Double, rejection: Double)
     {
         let predictions = aside.map { e -> (String, Double) in
@@ -266,7 +284,11 @@ public enum FallbackTrainer {
         // From 0.5: an intent is accepted only when it is likelier than everything else together.
         for step in 0...24 {
             let t = 0.5 + Double(step) * 0.02
-            var right = 0.0, inDomain = 0, inRight = 0, ood = 0, oodRight = 0
+            var right = 0.0
+            var inDomain = 0
+            var inRight = 0
+            var ood = 0
+            var oodRight = 0
             for (e, (label, p)) in zip(aside, predictions) {
                 let accepted = label != FallbackModel.none && p >= t
                 if e.label == FallbackModel.none {
@@ -274,7 +296,10 @@ public enum FallbackTrainer {
                     if !accepted { oodRight += 1 } else { right -= falseAcceptCost }
                 } else {
                     inDomain += 1
-                    if accepted && label == e.label { inRight += 1; right += 1 }
+                    if accepted && label == e.label {
+                        inRight += 1
+                        right += 1
+                    }
                 }
             }
             scored.append((t, right, Double(inRight) / Double(max(inDomain, 1)), Double(oodRight) / Double(max(ood, 1))))
@@ -301,7 +326,8 @@ public enum FallbackTrainer {
         var g = [Double](repeating: 1e-8, count: featureIndex.count * k)
         var b = [Double](repeating: 0, count: k)
         var gb = [Double](repeating: 1e-8, count: k)
-        let rate = 0.3, l2 = 1e-4
+        let rate = 0.3
+        let l2 = 1e-4
         var order = Array(examples.indices)
         var rng = SplitMix64(seed: seed)
         let encoded = examples.map { e in (e.features.compactMap { featureIndex[$0] }, index[e.label]!) }
@@ -334,8 +360,9 @@ public enum FallbackTrainer {
             }
             if !pairs.isEmpty { weights[feature] = pairs }
         }
-        return FallbackModel(language: "", classes: classes, threshold: 0.5, bias: b.map { ($0 * 1000).rounded() / 1000 }, weights: weights,
-                             training: .init(examples: examples.count, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: epochs, seed: seed))
+        return FallbackModel(
+            language: "", classes: classes, threshold: 0.5, bias: b.map { ($0 * 1000).rounded() / 1000 }, weights: weights,
+            training: .init(examples: examples.count, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: epochs, seed: seed))
     }
 
     /// FNV-1a: a split that does not change between runs or machines.

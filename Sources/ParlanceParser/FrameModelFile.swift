@@ -50,7 +50,10 @@ public struct FrameModel: Sendable {
             w.string(name)
             let pairs = classifier.pairs(row)
             w.u16(UInt16(pairs.count))
-            for (c, weight) in pairs { w.u16(UInt16(c)); w.f32(weight) }
+            for (c, weight) in pairs {
+                w.u16(UInt16(c))
+                w.f32(weight)
+            }
         }
         if let tagger {
             w.u8(1)
@@ -63,7 +66,10 @@ public struct FrameModel: Sendable {
                 w.string(name)
                 let range = Int(tagger.offsets[Int(row)])..<Int(tagger.offsets[Int(row) + 1])
                 w.u16(UInt16(range.count))
-                for p in range { w.u16(tagger.pairLabels[p]); w.f32(tagger.pairWeights[p]) }
+                for p in range {
+                    w.u16(tagger.pairLabels[p])
+                    w.f32(tagger.pairWeights[p])
+                }
             }
         } else {
             w.u8(0)
@@ -82,7 +88,9 @@ public struct FrameModel: Sendable {
         var r = BinaryReader(data: data, file: file)
         guard try r.bytes(4) == Self.magic else { throw r.error("not a Parlance model file (no PLM1 header)") }
         let version = try r.u32()
-        guard version == Self.version else { throw r.error("model format version \(version); this Parlance reads version \(Self.version): run `parlance train` again") }
+        guard version == Self.version else {
+            throw r.error("model format version \(version); this Parlance reads version \(Self.version): run `parlance train` again")
+        }
         let language = try r.string()
         report = try r.string()
         let classes = try r.strings()
@@ -93,7 +101,9 @@ public struct FrameModel: Sendable {
         let featureCount = try r.u32()
         var rows: [String: Int32] = [:]
         rows.reserveCapacity(Int(featureCount))
-        var offsets: [Int32] = [0], pairClasses: [UInt16] = [], pairWeights: [Float] = []
+        var offsets: [Int32] = [0]
+        var pairClasses: [UInt16] = []
+        var pairWeights: [Float] = []
         for row in 0..<featureCount {
             rows[try r.string()] = Int32(row)
             let n = try r.u16()
@@ -105,8 +115,9 @@ public struct FrameModel: Sendable {
             }
             offsets.append(Int32(pairClasses.count))
         }
-        classifier = FallbackModel(language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
-                                   pairWeights: pairWeights, training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
+        classifier = FallbackModel(
+            language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
+            pairWeights: pairWeights, training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
         if try r.u8() == 1 {
             var scan = r
             try Self.readTagger(&scan, build: false)
@@ -127,10 +138,14 @@ extension FrameModel {
         let labels = try r.strings()
         let capitals = try r.u8() == 1
         let transitions = try r.floats()
-        guard transitions.count == (labels.count + 1) * labels.count else { throw r.error("transition table of \(transitions.count) for \(labels.count) labels") }
+        guard transitions.count == (labels.count + 1) * labels.count else {
+            throw r.error("transition table of \(transitions.count) for \(labels.count) labels")
+        }
         let rows = try r.u32()
         var index: [String: Int32] = [:]
-        var offsets: [Int32] = [0], pairLabels: [UInt16] = [], pairWeights: [Float] = []
+        var offsets: [Int32] = [0]
+        var pairLabels: [UInt16] = []
+        var pairWeights: [Float] = []
         if build { index.reserveCapacity(Int(rows)) }
         for row in 0..<rows {
             if build { index[try r.string()] = Int32(row) } else { try r.skipString() }
@@ -147,8 +162,9 @@ extension FrameModel {
             if build { offsets.append(Int32(pairLabels.count)) }
         }
         guard build else { return nil }
-        return FrameTagger(labels: labels, featureIndex: index, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
-                           transitions: transitions, capitalsCarrySignal: capitals)
+        return FrameTagger(
+            labels: labels, featureIndex: index, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
+            transitions: transitions, capitalsCarrySignal: capitals)
     }
 }
 
@@ -190,9 +206,19 @@ struct BinaryWriter {
     mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
     mutating func f32(_ v: Float) { u32(v.bitPattern) }
     mutating func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-    mutating func string(_ s: String) { let b = Array(s.utf8); u32(UInt32(b.count)); bytes(b) }
-    mutating func strings(_ list: [String]) { u32(UInt32(list.count)); for s in list { string(s) } }
-    mutating func floats(_ list: [Float]) { u32(UInt32(list.count)); for v in list { f32(v) } }
+    mutating func string(_ s: String) {
+        let b = Array(s.utf8)
+        u32(UInt32(b.count))
+        bytes(b)
+    }
+    mutating func strings(_ list: [String]) {
+        u32(UInt32(list.count))
+        for s in list { string(s) }
+    }
+    mutating func floats(_ list: [Float]) {
+        u32(UInt32(list.count))
+        for v in list { f32(v) }
+    }
 }
 
 struct BinaryReader: Sendable {
@@ -215,16 +241,23 @@ struct BinaryReader: Sendable {
         defer { offset += n }
         return offset
     }
-    mutating func bytes(_ n: Int) throws -> [UInt8] { let at = try take(n); return Array(data[at..<(at + n)]) }
+    mutating func bytes(_ n: Int) throws -> [UInt8] {
+        let at = try take(n)
+        return Array(data[at..<(at + n)])
+    }
     mutating func u8() throws -> UInt8 { data[try take(1)] }
-    mutating func u16() throws -> UInt16 { let at = try take(2); return UInt16(data[at]) | UInt16(data[at + 1]) << 8 }
+    mutating func u16() throws -> UInt16 {
+        let at = try take(2)
+        return UInt16(data[at]) | UInt16(data[at + 1]) << 8
+    }
     mutating func u32() throws -> UInt32 {
         let at = try take(4)
         return UInt32(data[at]) | UInt32(data[at + 1]) << 8 | UInt32(data[at + 2]) << 16 | UInt32(data[at + 3]) << 24
     }
     mutating func f32() throws -> Float { Float(bitPattern: try u32()) }
     mutating func f64() throws -> Double {
-        let lo = UInt64(try u32()), hi = UInt64(try u32())
+        let lo = UInt64(try u32())
+        let hi = UInt64(try u32())
         return Double(bitPattern: lo | hi << 32)
     }
     mutating func string() throws -> String {

@@ -51,7 +51,7 @@ struct TaggerInput: Sendable {
             "k+1=" + (i + 1 < count ? known[i + 1] ?? "-" : "$"),
             "app=" + (app[i] ? "1" : "0"), "fn=" + (function[i] ? "1" : "0"),
             "afterApp=" + (app[..<i].contains(true) ? "1" : "0"),
-            "pos=" + (i == 0 ? "first" : i == count - 1 ? "last" : i < 3 ? "early" : "mid"),
+            "pos=" + (i == 0 ? "first" : i == count - 1 ? "last" : i < 3 ? "early" : "mid")
         ]
         if capitalsCarrySignal { f.append("sh=" + shapes[i]) }
         if gazetteer.count == count {
@@ -68,8 +68,10 @@ struct TaggerInput: Sendable {
             f.append("s3=" + String(letters.suffix(3)))
             f.append("p3=" + String(letters.prefix(3)))
         }
-        let conjoined = ["b", "w=" + w, "w-1=" + key(i - 1), "w+1=" + key(i + 1), "e=" + (entities[i] ?? "-"), "k=" + (known[i] ?? "-"),
-                         "w-2=" + key(i - 2), "fn=" + (function[i] ? "1" : "0")]
+        let conjoined = [
+            "b", "w=" + w, "w-1=" + key(i - 1), "w+1=" + key(i + 1), "e=" + (entities[i] ?? "-"), "k=" + (known[i] ?? "-"),
+            "w-2=" + key(i - 2), "fn=" + (function[i] ? "1" : "0")
+        ]
         for c in conjoined { f.append(intent + "|" + c) }
         return f
     }
@@ -122,7 +124,8 @@ public struct FrameTagger: Sendable {
 /// First-order Viterbi with BIO constraints (an I- label only after its B- or I-).
 enum Viterbi {
     static func decode(emissions: [[Float]], transitions: [Float], labels: [String], allowed: [Bool]) -> [Int] {
-        let n = emissions.count, k = labels.count
+        let n = emissions.count
+        let k = labels.count
         guard n > 0 else { return [] }
         let inside = labels.map { $0.hasPrefix("I-") ? String($0.dropFirst(2)) : nil }
         let name = labels.map { $0 == "O" ? "" : String($0.dropFirst(2)) }
@@ -138,12 +141,19 @@ enum Viterbi {
         for i in 1..<n {
             var next = [Float](repeating: -.infinity, count: k)
             for y in 0..<k where allowed[y] {
-                var best: Float = -.infinity, arg = 0
+                var best: Float = -.infinity
+                var arg = 0
                 for x in 0..<k where score[x] > -.infinity && legal(x, y) {
                     let s = score[x] + transitions[x * k + y]
-                    if s > best { best = s; arg = x }
+                    if s > best {
+                        best = s
+                        arg = x
+                    }
                 }
-                if best > -.infinity { next[y] = best + emissions[i][y]; back[i][y] = arg }
+                if best > -.infinity {
+                    next[y] = best + emissions[i][y]
+                    back[i][y] = arg
+                }
             }
             score = next
         }
@@ -169,7 +179,12 @@ public enum FrameTaggerTrainer {
     static func train(_ examples: [Example], epochs: Int = 12, seed: UInt64 = 2026, capitalsCarrySignal: Bool) -> FrameTagger {
         var labelSet = Set<String>()
         for e in examples { for l in e.gold where l != "O" { labelSet.insert(l) } }
-        for e in examples { for p in e.parameters { labelSet.insert("B-" + p); labelSet.insert("I-" + p) } }
+        for e in examples {
+            for p in e.parameters {
+                labelSet.insert("B-" + p)
+                labelSet.insert("I-" + p)
+            }
+        }
         let labels = ["O"] + labelSet.sorted()
         let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
         let k = labels.count
@@ -189,8 +204,10 @@ public enum FrameTaggerTrainer {
             return (features, e.gold.map { labelIndex[$0] ?? 0 }, allowed)
         }
         let f = featureIndex.count
-        var w = [Float](repeating: 0, count: f * k), u = [Float](repeating: 0, count: f * k)
-        var t = [Float](repeating: 0, count: (k + 1) * k), tu = [Float](repeating: 0, count: (k + 1) * k)
+        var w = [Float](repeating: 0, count: f * k)
+        var u = [Float](repeating: 0, count: f * k)
+        var t = [Float](repeating: 0, count: (k + 1) * k)
+        var tu = [Float](repeating: 0, count: (k + 1) * k)
         var c: Float = 1
         var order = Array(encoded.indices)
         var rng = SplitMix64(seed: seed)
@@ -200,7 +217,10 @@ public enum FrameTaggerTrainer {
                 let (features, gold, allowed) = encoded[n]
                 let emissions = features.map { row -> [Float] in
                     var s = [Float](repeating: 0, count: k)
-                    for id in row { let base = Int(id) * k; for y in 0..<k { s[y] += w[base + y] } }
+                    for id in row {
+                        let base = Int(id) * k
+                        for y in 0..<k { s[y] += w[base + y] }
+                    }
                     return s
                 }
                 let predicted = Viterbi.decode(emissions: emissions, transitions: t, labels: labels, allowed: allowed)
@@ -208,15 +228,20 @@ public enum FrameTaggerTrainer {
                     for i in features.indices where predicted[i] != gold[i] {
                         for id in features[i] {
                             let base = Int(id) * k
-                            w[base + gold[i]] += 1; u[base + gold[i]] += c
-                            w[base + predicted[i]] -= 1; u[base + predicted[i]] -= c
+                            w[base + gold[i]] += 1
+                            u[base + gold[i]] += c
+                            w[base + predicted[i]] -= 1
+                            u[base + predicted[i]] -= c
                         }
                     }
                     for i in features.indices {
-                        let g0 = i == 0 ? k : gold[i - 1], p0 = i == 0 ? k : predicted[i - 1]
+                        let g0 = i == 0 ? k : gold[i - 1]
+                        let p0 = i == 0 ? k : predicted[i - 1]
                         if g0 != p0 || gold[i] != predicted[i] {
-                            t[g0 * k + gold[i]] += 1; tu[g0 * k + gold[i]] += c
-                            t[p0 * k + predicted[i]] -= 1; tu[p0 * k + predicted[i]] -= c
+                            t[g0 * k + gold[i]] += 1
+                            tu[g0 * k + gold[i]] += c
+                            t[p0 * k + predicted[i]] -= 1
+                            tu[p0 * k + predicted[i]] -= c
                         }
                     }
                 }
@@ -224,7 +249,9 @@ public enum FrameTaggerTrainer {
             }
         }
         // Averaged weights; rows kept sparse.
-        var offsets: [Int32] = [0], pairLabels: [UInt16] = [], pairWeights: [Float] = []
+        var offsets: [Int32] = [0]
+        var pairLabels: [UInt16] = []
+        var pairWeights: [Float] = []
         var kept: [String: Int32] = [:]
         let names = featureIndex.sorted { $0.value < $1.value }
         for (feature, id) in names {
@@ -232,7 +259,11 @@ public enum FrameTaggerTrainer {
             var any = false
             for y in 0..<k {
                 let value = w[base + y] - u[base + y] / c
-                if abs(value) >= 0.01 { pairLabels.append(UInt16(y)); pairWeights.append(value); any = true }
+                if abs(value) >= 0.01 {
+                    pairLabels.append(UInt16(y))
+                    pairWeights.append(value)
+                    any = true
+                }
             }
             if any {
                 kept[feature] = Int32(offsets.count - 1)
@@ -240,7 +271,8 @@ public enum FrameTaggerTrainer {
             }
         }
         let transitions = (0..<t.count).map { t[$0] - tu[$0] / c }
-        return FrameTagger(labels: labels, featureIndex: kept, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
-                           transitions: transitions, capitalsCarrySignal: capitalsCarrySignal)
+        return FrameTagger(
+            labels: labels, featureIndex: kept, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
+            transitions: transitions, capitalsCarrySignal: capitalsCarrySignal)
     }
 }

@@ -90,12 +90,16 @@ public struct IntentDefinitionFile: Sendable {
     /// Decodes the definition file's data with its translations: `strings` maps a language
     /// ("es") to its `.strings` table (localization ID → text); the `baseLanguage` text is the
     /// file's own unless its table gives one.
-    public static func decode(_ data: Data, file: String, strings: [String: [String: String]], baseLanguage: String) throws(ContextError) -> IntentDefinitionFile {
+    public static func decode(_ data: Data, file: String, strings: [String: [String: String]], baseLanguage: String) throws(ContextError)
+        -> IntentDefinitionFile
+    {
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: PropertyListGuard.checked(data), options: [], format: nil)
         } catch {
-            throw ContextError(file: file, message: "not a property list (an intent definition is an XML property list): \(PropertyListGuard.describe(error))")
+            throw ContextError(
+                file: file,
+                message: "not a property list (an intent definition is an XML property list): \(PropertyListGuard.describe(error))")
         }
         var reader = IntentDefinitionReader(file: file, strings: strings, baseLanguage: language(ofTag: baseLanguage))
         return try reader.read(root)
@@ -187,7 +191,8 @@ public struct IntentDefinitionFile: Sendable {
             literal += rest[..<dollar]
             let afterDollar = rest.index(after: dollar)
             if afterDollar < rest.endIndex, rest[afterDollar] == "{",
-               let close = rest[afterDollar...].firstIndex(of: "}") {
+                let close = rest[afterDollar...].firstIndex(of: "}")
+            {
                 let name = rest[rest.index(after: afterDollar)..<close]
                 if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
                     if !literal.isEmpty { result.append(.text(literal)) }
@@ -221,7 +226,7 @@ enum IntentDefinitionKeys {
         ignored: [
             "INTypes",  // custom object types: their properties do not matter to parsing
             "INIntentDefinitionModelVersion", "INIntentDefinitionNamespace", "INIntentDefinitionSystemVersion",
-            "INIntentDefinitionToolsBuildVersion", "INIntentDefinitionToolsVersion",
+            "INIntentDefinitionToolsBuildVersion", "INIntentDefinitionToolsVersion"
         ]
     )
 
@@ -229,13 +234,13 @@ enum IntentDefinitionKeys {
         read: [
             "INIntentName", "INIntentType", "INIntentClassName", "INIntentCategory", "INIntentTitle", "INIntentTitleID",
             "INIntentUserConfirmationRequired", "INIntentKeyParameter", "INIntentParameters",
-            "INIntentParameterCombinations", "INIntentManagedParameterCombinations", "INIntentResponse",
+            "INIntentParameterCombinations", "INIntentManagedParameterCombinations", "INIntentResponse"
         ],
         ignored: [
             "INIntentDescription", "INIntentDescriptionID", "INIntentVerb", "INIntentVerbAssociations", "INIntentConfigurable",
             "INIntentEligibleForWidgets", "INIntentIneligibleForSuggestions", "INIntentInput", "INIntentLastParameterTag",
             "INIntentRestrictions", "INIntentDefaultImageName", "INIntentForeground", "INIntentHash", "INIntentClassPrefix",
-            "INIntentDeprecated", "INIntentEntity",
+            "INIntentDeprecated", "INIntentEntity"
         ]
     )
 
@@ -243,12 +248,12 @@ enum IntentDefinitionKeys {
     static let parameterSuffixes = KeySet(
         read: [
             "Name", "Type", "EnumType", "ObjectType", "SupportsMultipleValues", "PromptDialogs",
-            "SupportsDynamicEnumeration", "Relationship", "Metadata",
+            "SupportsDynamicEnumeration", "Relationship", "Metadata"
         ],
         ignored: [
             "DisplayName", "DisplayNameID", "DisplayPriority", "Tag", "Configurable", "SupportsResolution", "SupportsSearch",
             "CustomDisambiguation", "EnumTypeNamespace", "ObjectTypeNamespace", "UnsupportedReasons", "FixedSizeArray",
-            "ArraySizes", "WindowSize", "EntityKeypath", "Default", "DialogFormatString", "DialogFormatStringID",
+            "ArraySizes", "WindowSize", "EntityKeypath", "Default", "DialogFormatString", "DialogFormatStringID"
         ]
     )
 
@@ -259,7 +264,7 @@ enum IntentDefinitionKeys {
     static let parameterMetadata = KeySet(
         read: [
             "INIntentParameterMetadataDefaultValue", "INIntentParameterMetadataDefaultValueID",
-            "INIntentParameterMetadataMinimumValue", "INIntentParameterMetadataMaximumValue",
+            "INIntentParameterMetadataMinimumValue", "INIntentParameterMetadataMaximumValue"
         ],
         ignored: [
             "INIntentParameterMetadataCapitalization", "INIntentParameterMetadataDisableAutocorrect",
@@ -267,20 +272,23 @@ enum IntentDefinitionKeys {
             "INIntentParameterMetadataMultiline", "INIntentParameterMetadataPlaceholder", "INIntentParameterMetadataPlaceholderID",
             "INIntentParameterMetadataType", "INIntentParameterMetadataTrueDisplayName", "INIntentParameterMetadataTrueDisplayNameID",
             "INIntentParameterMetadataFalseDisplayName", "INIntentParameterMetadataFalseDisplayNameID",
-            "INIntentParameterMetadataCurrencyCodes", "INIntentParameterMetadataCustomUTIs",
+            "INIntentParameterMetadataCurrencyCodes", "INIntentParameterMetadataCustomUTIs"
         ]
     )
 
     static let promptDialog = KeySet(
         read: ["INIntentParameterPromptDialogType"],
-        ignored: ["INIntentParameterPromptDialogCustom", "INIntentParameterPromptDialogFormatString", "INIntentParameterPromptDialogFormatStringID"]
+        ignored: [
+            "INIntentParameterPromptDialogCustom", "INIntentParameterPromptDialogFormatString",
+            "INIntentParameterPromptDialogFormatStringID"
+        ]
     )
 
     static let combination = KeySet(
         read: [
             "INIntentParameterCombinationTitle", "INIntentParameterCombinationTitleID",
             "INIntentParameterCombinationSubtitle", "INIntentParameterCombinationSubtitleID",
-            "INIntentParameterCombinationIsPrimary",
+            "INIntentParameterCombinationIsPrimary"
         ],
         ignored: ["INIntentParameterCombinationSupportsBackgroundExecution", "INIntentParameterCombinationUpdatesLinked"]
     )
@@ -291,7 +299,10 @@ enum IntentDefinitionKeys {
     )
 
     static let responseCode = KeySet(
-        read: ["INIntentResponseCodeName", "INIntentResponseCodeSuccess", "INIntentResponseCodeFormatString", "INIntentResponseCodeFormatStringID"],
+        read: [
+            "INIntentResponseCodeName", "INIntentResponseCodeSuccess", "INIntentResponseCodeFormatString",
+            "INIntentResponseCodeFormatStringID"
+        ],
         // The short form for small screens; Parlance renders the full one.
         ignored: ["INIntentResponseCodeConciseFormatString", "INIntentResponseCodeConciseFormatStringID"]
     )
@@ -488,7 +499,9 @@ private struct IntentDefinitionReader {
         case nil, "Custom": break
         case "System":
             let className = try text(d["INIntentClassName"], "\(path).INIntentClassName") ?? xcodeName
-            warnings.append("\(xcodeName): customizes the SiriKit intent \(className), which is not a custom intent; left out (name the SiriKit intent in the context file)")
+            warnings.append(
+                "\(xcodeName): customizes the SiriKit intent \(className), which is not a custom intent; left out (name the SiriKit intent in the context file)"
+            )
             return nil
         case let other?:
             warnings.append("\(path).INIntentType: unknown intent type '\(other)'; read as a custom intent")
@@ -500,7 +513,9 @@ private struct IntentDefinitionReader {
             if CustomIntent.categories.contains(value) {
                 category = value
             } else {
-                warnings.append("\(xcodeName): category '\(value)' is not one of \(CustomIntent.categories.joined(separator: ", ")); the intent has no category")
+                warnings.append(
+                    "\(xcodeName): category '\(value)' is not one of \(CustomIntent.categories.joined(separator: ", ")); the intent has no category"
+                )
             }
         }
         let title = try localized(d, "INIntentTitle", path)
@@ -542,12 +557,14 @@ private struct IntentDefinitionReader {
             for (key, combinationEntry) in table {
                 let combinationPath = "\(path).\(group)[\"\(key)\"]"
                 let combination = try dictionary(combinationEntry, combinationPath)
-                let primary = try bool(combination["INIntentParameterCombinationIsPrimary"], "\(combinationPath).INIntentParameterCombinationIsPrimary")
+                let primary = try bool(
+                    combination["INIntentParameterCombinationIsPrimary"], "\(combinationPath).INIntentParameterCombinationIsPrimary")
                 found.append((key, combinationPath, primary, combination))
             }
             // The primary one first, then those with more parameters.
             found.sort { a, b in
-                let countA = a.key.split(separator: ",").count, countB = b.key.split(separator: ",").count
+                let countA = a.key.split(separator: ",").count
+                let countB = b.key.split(separator: ",").count
                 return (a.primary ? 0 : 1, -countA, a.key) < (b.primary ? 0 : 1, -countB, b.key)
             }
             combinations += found
@@ -561,14 +578,17 @@ private struct IntentDefinitionReader {
             guard seen.insert(names.sorted()).inserted else { continue }
             let titles = try localized(combination.d, "INIntentParameterCombinationTitle", combination.path)
             if let missing = names.first(where: { !declared.contains($0) }) {
-                warnings.append("\(combination.path): names '\(missing)', which is not a parameter of \(xcodeName); the shortcut type is left out")
+                warnings.append(
+                    "\(combination.path): names '\(missing)', which is not a parameter of \(xcodeName); the shortcut type is left out")
                 continue
             }
             // A parameter left out, in the combination or a placeholder of its title.
             let used = names + titles.keys.sorted().flatMap { IntentDefinitionFile.placeholders(in: titles[$0] ?? "") }
             if let unsupported = used.first(where: { leftOut.contains($0) }) {
                 let said = titles[baseLanguage].map { " ('\($0)')" } ?? ""
-                warnings.append("\(combination.path): uses \(xcodeName).\(unsupported), which is left out; the shortcut type and its phrases\(said) are left out")
+                warnings.append(
+                    "\(combination.path): uses \(xcodeName).\(unsupported), which is left out; the shortcut type and its phrases\(said) are left out"
+                )
                 continue
             }
             guard titles[baseLanguage] != nil else {
@@ -576,11 +596,12 @@ private struct IntentDefinitionReader {
                 continue
             }
             let subtitles = try localized(combination.d, "INIntentParameterCombinationSubtitle", combination.path)
-            shortcutTypes.append(CustomIntent.ShortcutType(
-                parameters: names,
-                title: titles.mapValues(IntentDefinitionFile.slotted),
-                subtitle: subtitles.isEmpty ? nil : subtitles.mapValues(IntentDefinitionFile.slotted)
-            ))
+            shortcutTypes.append(
+                CustomIntent.ShortcutType(
+                    parameters: names,
+                    title: titles.mapValues(IntentDefinitionFile.slotted),
+                    subtitle: subtitles.isEmpty ? nil : subtitles.mapValues(IntentDefinitionFile.slotted)
+                ))
             for (language, text) in titles.sorted(by: { $0.key < $1.key }) {
                 addPhrase(text, language: language, to: &phrases, intent: xcodeName, leftOut: leftOut, path: combination.path)
             }
@@ -605,7 +626,9 @@ private struct IntentDefinitionReader {
             let names = Set(parameters.map(\.name))
             intent = CustomIntent(
                 name: name, category: category, title: title, confirmation: confirmation, parameters: parameters,
-                phrases: phrases.mapValues { $0.filter { CustomIntent.slots(in: $0).allSatisfy(names.contains) } }.filter { !$0.value.isEmpty },
+                phrases: phrases.mapValues { $0.filter { CustomIntent.slots(in: $0).allSatisfy(names.contains) } }.filter {
+                    !$0.value.isEmpty
+                },
                 shortcutTypes: shortcutTypes.filter { $0.parameters.allSatisfy(names.contains) }, responses: responses
             )
         }
@@ -614,17 +637,22 @@ private struct IntentDefinitionReader {
 
     /// Adds an example phrase (a title with `{name}` slots) unless a slot names a parameter that
     /// was left out.
-    mutating func addPhrase(_ text: String, language: String, to phrases: inout [String: [String]], intent: String, leftOut: Set<String>, path: String) {
+    mutating func addPhrase(
+        _ text: String, language: String, to phrases: inout [String: [String]], intent: String, leftOut: Set<String>, path: String
+    ) {
         let phrase = IntentDefinitionFile.slotted(text)
         if let unsupported = CustomIntent.slots(in: phrase).first(where: leftOut.contains) {
-            warnings.append("\(path): phrase '\(text)' (\(language)) names \(intent).\(unsupported), which is left out; the phrase is left out")
+            warnings.append(
+                "\(path): phrase '\(text)' (\(language)) names \(intent).\(unsupported), which is left out; the phrase is left out")
             return
         }
         if !(phrases[language] ?? []).contains(phrase) { phrases[language, default: []].append(phrase) }
     }
 
     /// A parameter, or nil (with a warning) when its type is not supported.
-    mutating func readParameter(_ entry: Any, _ path: String, intent: String, keyParameter: String?) throws(ContextError) -> (name: String, parameter: Parameter?, enumType: String?) {
+    mutating func readParameter(_ entry: Any, _ path: String, intent: String, keyParameter: String?) throws(ContextError) -> (
+        name: String, parameter: Parameter?, enumType: String?
+    ) {
         let d = try dictionary(entry, path)
         checkKeys(d, path, Keys.parameter(prefix: "INIntentParameter"))
         let name = try string(d["INIntentParameterName"], "\(path).INIntentParameterName")
@@ -681,7 +709,9 @@ private struct IntentDefinitionReader {
 
         // Behaviours Parlance cannot honour: named, the parameter kept.
         if try bool(d["INIntentParameterSupportsDynamicEnumeration"], "\(path).INIntentParameterSupportsDynamicEnumeration") {
-            warnings.append("\(qualified): dynamic options (INIntentParameterSupportsDynamicEnumeration) come from the app at run time and are not listed; the value is taken as said")
+            warnings.append(
+                "\(qualified): dynamic options (INIntentParameterSupportsDynamicEnumeration) come from the app at run time and are not listed; the value is taken as said"
+            )
         }
         if d["INIntentParameterRelationship"] != nil {
             warnings.append("\(qualified): the relationship to another parameter (INIntentParameterRelationship) is not supported; ignored")
@@ -694,8 +724,11 @@ private struct IntentDefinitionReader {
                 warnings.append("\(qualified): the default value (\(value)) is not applied; a missing value stays missing")
             }
             if m["INIntentParameterMetadataMinimumValue"] != nil || m["INIntentParameterMetadataMaximumValue"] != nil {
-                let bounds = [m["INIntentParameterMetadataMinimumValue"].map { "minimum \($0)" }, m["INIntentParameterMetadataMaximumValue"].map { "maximum \($0)" }]
-                    .compactMap { $0 }.joined(separator: ", ")
+                let bounds = [
+                    m["INIntentParameterMetadataMinimumValue"].map { "minimum \($0)" },
+                    m["INIntentParameterMetadataMaximumValue"].map { "maximum \($0)" }
+                ]
+                .compactMap { $0 }.joined(separator: ", ")
                 warnings.append("\(qualified): the value range (\(bounds)) is not enforced")
             }
         }
@@ -704,7 +737,9 @@ private struct IntentDefinitionReader {
 
     // MARK: Responses
 
-    mutating func readResponse(_ value: Any, _ path: String, intent: String, enumTypes: [String: String]) throws(ContextError) -> [String: CustomIntent.Response] {
+    mutating func readResponse(_ value: Any, _ path: String, intent: String, enumTypes: [String: String]) throws(ContextError) -> [String:
+        CustomIntent.Response]
+    {
         let d = try dictionary(value, path)
         checkKeys(d, path, Keys.response)
 
@@ -716,14 +751,20 @@ private struct IntentDefinitionReader {
                 checkKeys(parameter, parameterPath, Keys.parameter(prefix: "INIntentResponseParameter"))
                 let name = try string(parameter["INIntentResponseParameterName"], "\(parameterPath).INIntentResponseParameterName")
                 responseParameters.insert(name)
-                if let enumType = try text(parameter["INIntentResponseParameterEnumType"], "\(parameterPath).INIntentResponseParameterEnumType") {
+                if let enumType = try text(
+                    parameter["INIntentResponseParameterEnumType"], "\(parameterPath).INIntentResponseParameterEnumType")
+                {
                     if enumTypes[name] != enumType {
-                        warnings.append("\(intent) response parameter '\(name)': enum '\(enumType)' is not that of an intent parameter named '\(name)'; its cases are said by their ids")
+                        warnings.append(
+                            "\(intent) response parameter '\(name)': enum '\(enumType)' is not that of an intent parameter named '\(name)'; its cases are said by their ids"
+                        )
                     }
                 } else {
                     let type = try string(parameter["INIntentResponseParameterType"], "\(parameterPath).INIntentResponseParameterType")
                     if !["String", "SpeakableString", "Integer", "Decimal", "Boolean", "Object"].contains(type) {
-                        warnings.append("\(intent) response parameter '\(name)': type '\(type)' is not supported; pass its text as a string when rendering")
+                        warnings.append(
+                            "\(intent) response parameter '\(name)': type '\(type)' is not supported; pass its text as a string when rendering"
+                        )
                     }
                 }
             }
@@ -884,7 +925,8 @@ struct StringsTableParser {
                     continue
                 }
                 if (0xDC00...0xDFFF).contains(value), let high = pendingHigh,
-                   let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00)) {
+                    let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00))
+                {
                     s.append(scalar)
                 } else if let scalar = Unicode.Scalar(value) {
                     s.append(scalar)

@@ -34,7 +34,10 @@ public final class IntentParser: UtteranceParser {
     /// - Parameter donations: the log to read donations from (shared with a `Resolver`); by
     ///   default a new one holding the context's `donations`.
     ///   `workBudget`: the matcher steps one parse may take (`defaultWorkBudget`).
-    public init(context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil, workBudget: Int = IntentParser.defaultWorkBudget) throws {
+    public init(
+        context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil,
+        workBudget: Int = IntentParser.defaultWorkBudget
+    ) throws {
         self.context = context
         self.workBudget = workBudget
         self.catalogue = .standard
@@ -64,14 +67,21 @@ public final class IntentParser: UtteranceParser {
         // words between spaces; the exact one, in units, follows the analysis).
         let spaced = text.split(whereSeparator: \.isWhitespace).count
         guard spaced <= IntentParser.maximumWords else {
-            return ParseResult(intent: nil, alternatives: [], reason: "utterance too long: \(spaced) words, the parser reads at most \(IntentParser.maximumWords)",
-                               explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
+            return ParseResult(
+                intent: nil, alternatives: [],
+                reason: "utterance too long: \(spaced) words, the parser reads at most \(IntentParser.maximumWords)",
+                explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
         }
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
         guard !units.isEmpty, units.count <= IntentParser.maximumWords else {
-            let reason = units.isEmpty ? "nothing to parse: the utterance has no words" : "utterance too long: \(units.count) words, the parser reads at most \(IntentParser.maximumWords)"
-            return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
+            let reason =
+                units.isEmpty
+                ? "nothing to parse: the utterance has no words"
+                : "utterance too long: \(units.count) words, the parser reads at most \(IntentParser.maximumWords)"
+            return ParseResult(
+                intent: nil, alternatives: [], reason: reason,
+                explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
         }
         var notes: [String] = []
         var lookalikes: [String] = []
@@ -86,7 +96,10 @@ public final class IntentParser: UtteranceParser {
             for stage in Self.stages {
                 if let result = try stage.run(&utterance, &state, parser: self) { return refined(relabeled(result, language), utterance) }
             }
-            return refined(relabeled(decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970), language), utterance)
+            return refined(
+                relabeled(
+                    decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970),
+                    language), utterance)
         }
         if meter.exceeded { throw TooSlow(budget: workBudget) }
         return result
@@ -105,7 +118,8 @@ public final class IntentParser: UtteranceParser {
         for (n, p) in frame.parameters.enumerated() {
             guard let own = spec.parameter(p.name), own.vocabulary != nil, !known(own.vocabulary, p.raw) else { continue }
             let other = spec.parameters.first { q in
-                q.name != p.name && q.vocabulary != nil && q.vocabulary != own.vocabulary && (q.list || !frame.parameters.contains { $0.name == q.name })
+                q.name != p.name && q.vocabulary != nil && q.vocabulary != own.vocabulary
+                    && (q.list || !frame.parameters.contains { $0.name == q.name })
                     && known(q.vocabulary, p.raw)
             }
             guard let other else { continue }
@@ -113,8 +127,10 @@ public final class IntentParser: UtteranceParser {
             changed = true
         }
         guard changed else { return result }
-        return ParseResult(intent: frame, alternatives: result.alternatives, reason: result.reason, explanation: result.explanation, shortcut: result.shortcut,
-                           unavailableApp: result.unavailableApp)
+        return ParseResult(
+            intent: frame, alternatives: result.alternatives, reason: result.reason, explanation: result.explanation,
+            shortcut: result.shortcut,
+            unavailableApp: result.unavailableApp)
     }
 
     /// The trained tier's probability of "none" above which it overrules a template reading of
@@ -132,17 +148,28 @@ public final class IntentParser: UtteranceParser {
 
     /// The result for shortcuts said: the one shortcut's frame, or a disambiguation.
     func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
-        let items = matches.prefix(10).map { Resolution.Item(id: $0.shortcut.id, display: $0.shortcut.phrase ?? $0.shortcut.id, score: ($0.score * 1000).rounded() / 1000) }
-        let frames = matches.prefix(10).map { $0.shortcut.frame(in: context, catalogue: catalogue, language: language, confidence: ($0.score * 1000).rounded() / 1000) }
+        let items = matches.prefix(10).map {
+            Resolution.Item(id: $0.shortcut.id, display: $0.shortcut.phrase ?? $0.shortcut.id, score: ($0.score * 1000).rounded() / 1000)
+        }
+        let frames = matches.prefix(10).map {
+            $0.shortcut.frame(in: context, catalogue: catalogue, language: language, confidence: ($0.score * 1000).rounded() / 1000)
+        }
         if matches.count == 1 {
             let m = matches[0]
-            return ParseResult(intent: frames[0], alternatives: [], reason: nil, explanation: Explanation(
-                decidedBy: "shortcut", source: "shortcut \(m.shortcut.id) '\(m.shortcut.phrase ?? "")'", score: items[0].score, appMention: nil,
-                notes: notes + (m.exact ? [] : ["said nearly as the shortcut phrase '\(m.shortcut.phrase ?? "")'"])), shortcut: Resolution(kind: .success, items: items))
+            return ParseResult(
+                intent: frames[0], alternatives: [], reason: nil,
+                explanation: Explanation(
+                    decidedBy: "shortcut", source: "shortcut \(m.shortcut.id) '\(m.shortcut.phrase ?? "")'", score: items[0].score,
+                    appMention: nil,
+                    notes: notes + (m.exact ? [] : ["said nearly as the shortcut phrase '\(m.shortcut.phrase ?? "")'"])),
+                shortcut: Resolution(kind: .success, items: items))
         }
         let phrases = matches.prefix(10).map { "'\($0.shortcut.phrase ?? $0.shortcut.id)'" }.joined(separator: ", ")
-        return ParseResult(intent: nil, alternatives: frames, reason: "near \(matches.count) shortcuts (\(phrases)): which one?", explanation: Explanation(
-            decidedBy: "shortcut", source: nil, score: items[0].score, appMention: nil, notes: notes), shortcut: Resolution(kind: .disambiguation, items: items))
+        return ParseResult(
+            intent: nil, alternatives: frames, reason: "near \(matches.count) shortcuts (\(phrases)): which one?",
+            explanation: Explanation(
+                decidedBy: "shortcut", source: nil, score: items[0].score, appMention: nil, notes: notes),
+            shortcut: Resolution(kind: .disambiguation, items: items))
     }
 
     /// The trained tier of a language (`Grammar/Models/<language>.plm`), nil when none is built.
@@ -157,9 +184,13 @@ public final class IntentParser: UtteranceParser {
     func reported(_ app: AppDefinition) -> String? { serviceApps[app.name].map { _ in nil } ?? app.name }
 
     /// Mentions of context apps, and of services (as "@app" for the trained tier's features).
-    func featureMentions(_ units: [MatchUnit], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [Range<Int>] {
+    func featureMentions(_ units: [MatchUnit], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [Range<
+        Int
+    >] {
         var ranges = mentions.map(\.range)
-        if ranges.isEmpty, let service = unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) { ranges.append(service.range) }
+        if ranges.isEmpty, let service = unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) {
+            ranges.append(service.range)
+        }
         return ranges
     }
 
@@ -170,9 +201,12 @@ public final class IntentParser: UtteranceParser {
         let names = vocabularies["contactName"] ?? PhraseSet()
         var taken: [Range<Int>] = []
         let keys = units.map(\.key)
-        while let found = unavailableApps.find(in: units, avoiding: taken, articles: grammar.notNames, extent: {
-            mentionExtent(of: $0, units: units, grammar: grammar, vocabularies: vocabularies)
-        }, startsName: { names.longestMatch(keys, at: $0) != nil }) {
+        while let found = unavailableApps.find(
+            in: units, avoiding: taken, articles: grammar.notNames,
+            extent: {
+                mentionExtent(of: $0, units: units, grammar: grammar, vocabularies: vocabularies)
+            }, startsName: { names.longestMatch(keys, at: $0) != nil })
+        {
             guard names.contains(units[found.range].map(\.key)[...]) else { return found }
             taken.append(found.range)
         }
@@ -181,14 +215,17 @@ public final class IntentParser: UtteranceParser {
 
     static func units(_ tokens: [Token]) -> [MatchUnit] {
         var units: [MatchUnit] = []
-        var comma = false, sentence = false
+        var comma = false
+        var sentence = false
         for token in tokens {
             if token.kind == .punctuation && token.key != ":" {
                 if token.key == "," || token.key == "、" || token.key == "，" { comma = true }
                 if sentenceEnds.contains(token.key) { sentence = true }
                 continue
             }
-            units.append(MatchUnit(key: MatchUnit.boundedKey(token.key), token: token, commaBefore: comma, sentenceBefore: sentence && !units.isEmpty))
+            units.append(
+                MatchUnit(
+                    key: MatchUnit.boundedKey(token.key), token: token, commaBefore: comma, sentenceBefore: sentence && !units.isEmpty))
             comma = false
             sentence = false
         }
@@ -220,21 +257,25 @@ public final class IntentParser: UtteranceParser {
     ///
     /// An app name inside a longer known name of the context's vocabularies is that name, not
     /// the app ("a Zippy XL to the station" asks for the ride option Zippy XL).
-    func findMentions(_ units: [MatchUnit], notes: inout [String], lookalikes: inout [String], vocabularies: [String: PhraseSet] = [:]) -> [Mention] {
+    func findMentions(_ units: [MatchUnit], notes: inout [String], lookalikes: inout [String], vocabularies: [String: PhraseSet] = [:])
+        -> [Mention]
+    {
         var inNames: [Range<Int>] = []
         return findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies, inNames: &inNames)
     }
 
     /// `inNames` gets the app names said inside known names.
     func findMentions(
-        _ units: [MatchUnit], notes: inout [String], lookalikes: inout [String], vocabularies: [String: PhraseSet], inNames: inout [Range<Int>]
+        _ units: [MatchUnit], notes: inout [String], lookalikes: inout [String], vocabularies: [String: PhraseSet],
+        inNames: inout [Range<Int>]
     ) -> [Mention] {
         let keys = units.map(\.key)
         func insideKnownName(_ range: Range<Int>) -> Bool {
             vocabularies.contains { type, set in
                 guard type != ".", set.longest > range.count else { return false }
                 for start in max(0, range.upperBound - set.longest)...range.lowerBound {
-                    for end in range.upperBound...min(keys.count, start + set.longest) where end - start > range.count && set.contains(keys[start..<end]) { return true }
+                    for end in range.upperBound...min(keys.count, start + set.longest)
+                    where end - start > range.count && set.contains(keys[start..<end]) { return true }
                 }
                 return false
             }
@@ -253,14 +294,23 @@ public final class IntentParser: UtteranceParser {
                         let matched =
                             pass == 0
                             ? names.contains(joined)
-                            : names.contains { let n = $0.count; return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, $0) }
-                                || (length == 1 && names.contains { let n = $0.count; return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix($0) })
+                            : names.contains {
+                                let n = $0.count
+                                return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, $0)
+                            }
+                                || (length == 1
+                                    && names.contains {
+                                        let n = $0.count
+                                        return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix($0)
+                                    })
                         guard matched else { continue }
                         // A slip that is really a word next to the exact name ("a Soup Chef") is that name.
                         if pass == 1, length > 1,
                             names.contains(IntentParser.compact(units[(i + 1)..<range.upperBound].map(\.key).joined()))
                                 || names.contains(IntentParser.compact(units[i..<(range.upperBound - 1)].map(\.key).joined()))
-                        { continue }
+                        {
+                            continue
+                        }
                         let said = units[range].map(\.token.text).joined(separator: " ")
                         // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
                         let key = TextNormalizer.key(said)
@@ -306,8 +356,10 @@ public final class IntentParser: UtteranceParser {
     }
 
     /// The words of the language's mention rule around an app name at `range`.
-    func mentionExtent(of range: Range<Int>, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int> {
-        let oracle = SlotOracle(units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: range)
+    func mentionExtent(of range: Range<Int>, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int>
+    {
+        let oracle = SlotOracle(
+            units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: range)
         let matcher = AutomatonMatcher(automaton: grammar.mention.automaton, oracle: oracle)
         var best = range
         for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
@@ -319,7 +371,8 @@ public final class IntentParser: UtteranceParser {
         // An app addressed at the start of a clause, before a colon ("Natter: tell Rob …",
         // "Hey Siri, Cashly: bill Paul …"): the colon goes with it.
         if best.upperBound < units.count, units[best.upperBound].key == ":",
-           best.lowerBound == 0 || units[best.lowerBound].commaBefore || units[best.lowerBound].sentenceBefore {
+            best.lowerBound == 0 || units[best.lowerBound].commaBefore || units[best.lowerBound].sentenceBefore
+        {
             best = best.lowerBound..<(best.upperBound + 1)
         }
         return best
@@ -356,7 +409,8 @@ public final class IntentParser: UtteranceParser {
     }
 
     func match(
-        _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity], scalars: [Unicode.Scalar],
+        _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity],
+        scalars: [Unicode.Scalar],
         vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double, bend: Bool = false, kept: [Range<Int>] = []
     ) -> [Candidate] {
         guard !units.isEmpty else { return [] }
@@ -367,8 +421,10 @@ public final class IntentParser: UtteranceParser {
             while end < units.count, units[end].token.span.end <= entity.span.end { end += 1 }
             if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
         }
-        var oracle = SlotOracle(units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
-                                conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil, mentions: kept)
+        var oracle = SlotOracle(
+            units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
+            conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil,
+            mentions: kept)
         oracle.valueStarts = SlotOracle.valueStarts(units, oracle.enumerations)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
@@ -380,8 +436,10 @@ public final class IntentParser: UtteranceParser {
             guard path.literals > 0 || mention != nil, path.score + bonus > 0 else { return nil }
             let coverage = min(1, Double(path.literals) / Double(max(units.count, 1)))
             let fixed = MatchScores.capture * Double(template.fixed.count)
-            return Candidate(intent: intent, score: path.score + bonus + fixed, path: path, units: units, mention: mention, coverage: coverage, template: template, scalars: scalars,
-                             dotted: vocabularies["."] ?? PhraseSet(), custom: custom, entry: custom?.entry(intent))
+            return Candidate(
+                intent: intent, score: path.score + bonus + fixed, path: path, units: units, mention: mention, coverage: coverage,
+                template: template, scalars: scalars,
+                dotted: vocabularies["."] ?? PhraseSet(), custom: custom, entry: custom?.entry(intent))
         }
     }
 
@@ -396,7 +454,9 @@ public final class IntentParser: UtteranceParser {
         if !donations.isEmpty {
             for (key, c) in best {
                 let apps = c.mention.map { [$0.app.name] } ?? c.entry.map { [$0.app.name] } ?? context.apps(handling: c.name).map(\.name)
-                let weights = apps.map { (app: $0, weight: donations.weight(app: $0, intent: c.name, at: time)) }.sorted { $0.weight > $1.weight }
+                let weights = apps.map { (app: $0, weight: donations.weight(app: $0, intent: c.name, at: time)) }.sorted {
+                    $0.weight > $1.weight
+                }
                 guard let top = weights.first, top.weight > 0 else { continue }
                 best[key]!.score += MatchScores.donation * top.weight
                 best[key]!.donationWeight = top.weight
@@ -410,8 +470,10 @@ public final class IntentParser: UtteranceParser {
         let ranked = best.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.intent < $1.intent }
         let mentionText = mentions.first.map { "\($0.said) → \($0.app.name)" }
         guard let top = ranked.first else {
-            return ParseResult(intent: nil, alternatives: [], reason: "no template matched", explanation: Explanation(
-                decidedBy: "none", source: nil, score: nil, appMention: mentionText, notes: notes))
+            return ParseResult(
+                intent: nil, alternatives: [], reason: "no template matched",
+                explanation: Explanation(
+                    decidedBy: "none", source: nil, score: nil, appMention: mentionText, notes: notes))
         }
         // An app was named: only the readings it handles compete. "X does not handle …" only
         // when it handles none of them.
@@ -422,17 +484,26 @@ public final class IntentParser: UtteranceParser {
                 return result(alternative, ranked: ranked, notes: notes, mentionText: mentionText)
             }
             notes.append("the best reading is \(top.name), which \(mention.app.name) does not handle")
-            return ParseResult(intent: nil, alternatives: ranked.prefix(3).map { frame($0) }, reason: "\(mention.app.name) does not handle \(top.name)",
-                               explanation: Explanation(decidedBy: "template", source: top.template?.source, score: top.score, appMention: mentionText, notes: notes))
+            return ParseResult(
+                intent: nil, alternatives: ranked.prefix(3).map { frame($0) }, reason: "\(mention.app.name) does not handle \(top.name)",
+                explanation: Explanation(
+                    decidedBy: "template", source: top.template?.source, score: top.score, appMention: mentionText, notes: notes))
         }
         // The same custom intent from two apps, equally likely, and no app named: ask which app.
         if top.mention == nil, let entry = top.entry {
-            let tied = ranked.filter { c in c.entry.map { $0.intent.name == entry.intent.name } == true && top.score - c.score < Self.appTieMargin }
+            let tied = ranked.filter { c in
+                c.entry.map { $0.intent.name == entry.intent.name } == true && top.score - c.score < Self.appTieMargin
+            }
             if Set(tied.compactMap { $0.entry?.app.name }).count > 1 {
                 let apps = tied.compactMap { $0.entry?.app.name }
-                notes.append("\(apps.joined(separator: " and ")) both read it as \(entry.intent.name) (scores \(tied.map { String(format: "%.2f", $0.score) }.joined(separator: ", ")))")
-                return ParseResult(intent: nil, alternatives: tied.prefix(3).map { frame($0) }, reason: "\(entry.intent.name) of which app: \(apps.joined(separator: ", "))?",
-                                   explanation: Explanation(decidedBy: "template", source: top.template?.source, score: top.score, appMention: nil, notes: notes))
+                notes.append(
+                    "\(apps.joined(separator: " and ")) both read it as \(entry.intent.name) (scores \(tied.map { String(format: "%.2f", $0.score) }.joined(separator: ", ")))"
+                )
+                return ParseResult(
+                    intent: nil, alternatives: tied.prefix(3).map { frame($0) },
+                    reason: "\(entry.intent.name) of which app: \(apps.joined(separator: ", "))?",
+                    explanation: Explanation(
+                        decidedBy: "template", source: top.template?.source, score: top.score, appMention: nil, notes: notes))
             }
         }
         return result(top, ranked: ranked, notes: notes, mentionText: mentionText)
@@ -452,15 +523,19 @@ public final class IntentParser: UtteranceParser {
     func result(_ chosen: Candidate, ranked: [Candidate], notes: [String], mentionText: String?) -> ParseResult {
         var notes = notes
         if chosen.donationWeight > 0 {
-            notes.append("donations: \(chosen.name) weighs \((chosen.donationWeight * 100).rounded() / 100) (+\((MatchScores.donation * chosen.donationWeight * 1000).rounded() / 1000))"
-                + (chosen.donatedApp.map { ", app \($0) from donations" } ?? ""))
+            notes.append(
+                "donations: \(chosen.name) weighs \((chosen.donationWeight * 100).rounded() / 100) (+\((MatchScores.donation * chosen.donationWeight * 1000).rounded() / 1000))"
+                    + (chosen.donatedApp.map { ", app \($0) from donations" } ?? ""))
         }
         if chosen.path.skips > 0 {
             notes.append("the template bent: \(chosen.path.skips) word\(chosen.path.skips == 1 ? "" : "s") no template has there skipped")
         }
         let alternatives = ranked.filter { $0.intent != chosen.intent }.prefix(3).map { frame($0) }
-        return ParseResult(intent: frame(chosen), alternatives: Array(alternatives), reason: nil, explanation: Explanation(
-            decidedBy: "template", source: chosen.template?.source, score: (chosen.score * 1000).rounded() / 1000, appMention: mentionText, notes: notes))
+        return ParseResult(
+            intent: frame(chosen), alternatives: Array(alternatives), reason: nil,
+            explanation: Explanation(
+                decidedBy: "template", source: chosen.template?.source, score: (chosen.score * 1000).rounded() / 1000,
+                appMention: mentionText, notes: notes))
     }
 
     private func frame(_ c: Candidate) -> IntentFrame {
@@ -468,12 +543,17 @@ public final class IntentParser: UtteranceParser {
         let spec = catalogue.intent(c.name)!
         let app: String? =
             if let mention = c.mention { reported(mention.app) } else {
-                { let apps = context.apps(handling: c.name); return apps.count == 1 ? apps[0].name : c.donatedApp }()
+                {
+                    let apps = context.apps(handling: c.name)
+                    return apps.count == 1 ? apps[0].name : c.donatedApp
+                }()
             }
         var parameters: [Parameter] = []
         let text = { (range: Range<Int>) -> (String, Span) in self.surface(c, range) }
         for capture in c.path.captures where capture.parameter != "_" {
-            guard let p = spec.parameter(capture.parameter) ?? (capture.parameter == "goal" ? spec.parameter("goalValue") : nil) else { continue }
+            guard let p = spec.parameter(capture.parameter) ?? (capture.parameter == "goal" ? spec.parameter("goalValue") : nil) else {
+                continue
+            }
             switch capture.value {
             case .words:
                 let (raw, span) = text(capture.range)
@@ -487,12 +567,14 @@ public final class IntentParser: UtteranceParser {
                 parameters.append(Parameter(name: p.name, value: value(entity, for: p), raw: entity.text, span: entity.span))
             case .enumeration(let value):
                 let (raw, span) = text(capture.range)
-                parameters.append(Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
+                parameters.append(
+                    Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
             case .goal(let entity):
                 switch entity.value {
                 case .duration(let m), .distance(let m), .energy(let m):
                     parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
-                    parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+                    parameters.append(
+                        Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
                 default:
                     continue
                 }
@@ -506,7 +588,8 @@ public final class IntentParser: UtteranceParser {
             parameters.append(Parameter(name: name, value: typed, raw: value, span: nil))
         }
         let confidence = min(0.99, 0.6 + 0.39 * c.coverage)
-        return IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: (confidence * 1000).rounded() / 1000, parameters: parameters)
+        return IntentFrame(
+            domain: spec.domain, name: spec.name, app: app, confidence: (confidence * 1000).rounded() / 1000, parameters: parameters)
     }
 
     /// A frame of a custom intent: domain "custom", the declaring app, typed parameters (an
@@ -533,14 +616,17 @@ public final class IntentParser: UtteranceParser {
             case .enumeration(let value):
                 let (raw, span) = surface(c, capture.range)
                 let values = c.custom?.enumerations[capture.parameter]?.values(of: c.units[capture.range].map(\.key)[...]) ?? [value]
-                let typed: ParameterValue = values.count > 1 ? .text(raw) : p.type == .boolean ? .boolean(value == "true") : .enumCase(value)
+                let typed: ParameterValue =
+                    values.count > 1 ? .text(raw) : p.type == .boolean ? .boolean(value == "true") : .enumCase(value)
                 parameters.append(Parameter(name: name, value: typed, raw: raw, span: span))
             case .goal, .app:
                 continue
             }
         }
         let confidence = min(0.99, 0.6 + 0.39 * c.coverage)
-        return IntentFrame(domain: "custom", name: entry.intent.name, app: entry.app.name, confidence: (confidence * 1000).rounded() / 1000, parameters: parameters)
+        return IntentFrame(
+            domain: "custom", name: entry.intent.name, app: entry.app.name, confidence: (confidence * 1000).rounded() / 1000,
+            parameters: parameters)
     }
 
     /// The utterance's own text from the first unit to the last, verbatim; a final "."
@@ -615,7 +701,8 @@ public final class IntentParser: UtteranceParser {
                 }
                 // Well-known places (cities, regions, countries: `places.json`), as people write them.
                 if let url = LanguageGrammar.directory?.appendingPathComponent(grammar.language).appendingPathComponent("places.json"),
-                   let data = try? Data(contentsOf: url), let names = try? JSONGuard.decode([String].self, from: data) {
+                    let data = try? Data(contentsOf: url), let names = try? JSONGuard.decode([String].self, from: data)
+                {
                     var set = PhraseSet()
                     for name in names { set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(name))) }
                     sets[Self.knownPlaces] = set
@@ -649,7 +736,9 @@ public final class IntentParser: UtteranceParser {
         let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
             self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
         }
-        let made = LanguageCache(grammar: grammar, vocabularies: vocabularies, custom: custom, shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
+        let made = LanguageCache(
+            grammar: grammar, vocabularies: vocabularies, custom: custom,
+            shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
         return languages.withLock { cache in
             if let existing = cache[language] { return existing }
             cache[language] = made

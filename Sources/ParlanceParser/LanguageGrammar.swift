@@ -7,8 +7,12 @@ final class LanguageGrammar: Sendable {
     /// The `.sentences` files of a language folder, found on disk (a domain is added with files
     /// only): `common` first (the shared rules), then the others by name.
     static func sentenceFiles(in folder: URL) throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sentences") }.map { String($0.dropLast(".sentences".count)) }
-        guard names.contains("common") else { throw GrammarError.file("\(folder.lastPathComponent)/common.sentences", "the file is missing") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sentences") }.map {
+            String($0.dropLast(".sentences".count))
+        }
+        guard names.contains("common") else {
+            throw GrammarError.file("\(folder.lastPathComponent)/common.sentences", "the file is missing")
+        }
         return ["common"] + names.filter { $0 != "common" }.sorted()
     }
 
@@ -104,7 +108,9 @@ final class LanguageGrammar: Sendable {
             }
             let file = try SentenceFile.parse(text, file: "\(language)/\(name).sentences")
             for (rule, pattern) in file.rules {
-                guard rules[rule] == nil else { throw GrammarError.file("\(language)/\(name).sentences", "rule <\(rule)> is defined twice") }
+                guard rules[rule] == nil else {
+                    throw GrammarError.file("\(language)/\(name).sentences", "rule <\(rule)> is defined twice")
+                }
                 rules[rule] = pattern
             }
             templates += file.templates
@@ -162,7 +168,10 @@ final class LanguageGrammar: Sendable {
         }
         var enumerations: [String: PhraseLexicon] = [:]
         for (parameter, cases) in lexicon.values {
-            let known = Set(catalogue.intents.flatMap(\.parameters).filter { $0.name == parameter }.flatMap { $0.type == .boolean ? ["true", "false"] : $0.values ?? [] })
+            let known = Set(
+                catalogue.intents.flatMap(\.parameters).filter { $0.name == parameter }.flatMap {
+                    $0.type == .boolean ? ["true", "false"] : $0.values ?? []
+                })
             var phrases = PhraseLexicon()
             for (value, list) in cases {
                 guard known.contains(value) else {
@@ -174,11 +183,13 @@ final class LanguageGrammar: Sendable {
         }
         var cues: [String: Cues] = [:]
         for (parameter, cases) in lexicon.cues ?? [:] {
-            let known = Set(catalogue.intents.flatMap(\.parameters).filter { $0.name == parameter && $0.type == .enum }.flatMap { $0.values ?? [] })
+            let known = Set(
+                catalogue.intents.flatMap(\.parameters).filter { $0.name == parameter && $0.type == .enum }.flatMap { $0.values ?? [] })
             var set = Cues()
             for (value, list) in cases {
                 guard known.contains(value) else {
-                    throw GrammarError.file("\(language)/lexicon.json", "cues: \(parameter) is not an enum parameter with a value '\(value)' in the catalogue")
+                    throw GrammarError.file(
+                        "\(language)/lexicon.json", "cues: \(parameter) is not an enum parameter with a value '\(value)' in the catalogue")
                 }
                 for phrase in list {
                     if phrase.hasSuffix(Cues.personMarker) {
@@ -300,7 +311,7 @@ final class LanguageGrammar: Sendable {
     static func collectWords(_ pattern: TemplatePattern, into set: inout Set<String>, keys: (String) -> [String]) {
         switch pattern {
         case .word(let w): set.formUnion(keys(w))
-        case .sequence(let items), .alternatives(let items): items.forEach { collectWords($0, into: &set, keys: keys) }
+        case .sequence(let items), .alternatives(let items): for item in items { collectWords(item, into: &set, keys: keys) }
         case .optional(let inner): collectWords(inner, into: &set, keys: keys)
         case .rule, .slot: break
         }
@@ -310,7 +321,10 @@ final class LanguageGrammar: Sendable {
     static func slot(_ name: String, _ intent: IntentSpec) -> Automaton.Slot? {
         if name == "goal", intent.parameter("goalValue") != nil { return Automaton.Slot(parameter: "goal", kind: .goal) }
         // {_}: a few words the request does not need ("mark [the first message] as read").
-        if name == "_" { return Automaton.Slot(parameter: "_", kind: .free(maxLength: 6, list: false, vocabulary: nil, perToken: MatchScores.wildcardToken, names: false)) }
+        if name == "_" {
+            return Automaton.Slot(
+                parameter: "_", kind: .free(maxLength: 6, list: false, vocabulary: nil, perToken: MatchScores.wildcardToken, names: false))
+        }
         guard let p = intent.parameter(name) else { return nil }
         let kind: Automaton.Slot.Kind
         switch p.type {
@@ -318,7 +332,9 @@ final class LanguageGrammar: Sendable {
         case .place: kind = .free(maxLength: 10, list: p.list, vocabulary: p.vocabulary, perToken: MatchScores.placeToken, names: false)
         case .person:
             // Guarded (people in photos): an unknown name is a reluctant reading.
-            kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: p.guarded ? MatchScores.guardedToken : MatchScores.unknownNameToken, names: true)
+            kind = .free(
+                maxLength: 8, list: p.list, vocabulary: p.vocabulary,
+                perToken: p.guarded ? MatchScores.guardedToken : MatchScores.unknownNameToken, names: true)
         case .string:
             let perToken: Double? = p.closed ? nil : p.guarded ? MatchScores.guardedToken : MatchScores.stringToken
             kind = .free(maxLength: 8, list: p.list, vocabulary: p.vocabulary, perToken: perToken, names: false)

@@ -155,7 +155,10 @@ struct PhraseSet: Sendable {
             var ok = true
             for (a, b) in zip(said, phrase) where a != b {
                 slips += 1
-                if slips > 1 || a.count < 4 || !EditDistance.withinOne(a, b) { ok = false; break }
+                if slips > 1 || a.count < 4 || !EditDistance.withinOne(a, b) {
+                    ok = false
+                    break
+                }
             }
             if ok, slips == 1 { return true }
         }
@@ -199,7 +202,8 @@ struct PhraseLexicon: Sendable {
             if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
         }
         if result.isEmpty, start < keys.count, keys[start].count >= 5 {
-            for (phrase, value) in entries where phrase.count == 1 && phrase[0].count >= 5 && EditDistance.withinOne(keys[start], phrase[0]) {
+            for (phrase, value) in entries where phrase.count == 1 && phrase[0].count >= 5 && EditDistance.withinOne(keys[start], phrase[0])
+            {
                 result.append((start + 1, value, false))
                 break
             }
@@ -207,11 +211,15 @@ struct PhraseLexicon: Sendable {
         // A phrase of several words with one of them a little different ("tomato soups",
         // "sopas de tomate" for "Tomato Soup", "sopa de tomate"): the plural, or a slip.
         if result.isEmpty, start < keys.count {
-            for (phrase, value) in entries where phrase.count > 1 && start + phrase.count <= keys.count && phrase[0].first == keys[start].first {
+            for (phrase, value) in entries
+            where phrase.count > 1 && start + phrase.count <= keys.count && phrase[0].first == keys[start].first {
                 var slips = 0
                 for (said, known) in zip(keys[start..<(start + phrase.count)], phrase) where said != known {
                     slips += 1
-                    if slips > 1 || known.count < 4 || !EditDistance.withinOne(said, known) { slips = 2; break }
+                    if slips > 1 || known.count < 4 || !EditDistance.withinOne(said, known) {
+                        slips = 2
+                        break
+                    }
                 }
                 if slips == 1 { result.append((start + phrase.count, value, false)) }
             }
@@ -274,7 +282,8 @@ struct AutomatonMatcher {
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
-        self.skippable = bend ? oracle.units.indices.map { !oracle.units.capitalMarksName($0, capitalizedNouns: oracle.capitalizedNouns) } : []
+        self.skippable =
+            bend ? oracle.units.indices.map { !oracle.units.capitalMarksName($0, capitalizedNouns: oracle.capitalizedNouns) } : []
     }
 
     /// Per unit, whether a bending path may skip it.
@@ -287,7 +296,10 @@ struct AutomatonMatcher {
         var result: [Int: MatchPath] = [:]
         // The same slot at the same position is asked for by every template that has it
         // there: work its matches out once.
-        struct SlotAt: Hashable { var slot: Int32; var position: Int }
+        struct SlotAt: Hashable {
+            var slot: Int32
+            var position: Int
+        }
         var slotCache: [SlotAt: [(Int, Double, Capture, Int)]] = [:]
         let meter = WorkMeter.current
         func marked(_ path: MatchPath, _ template: Int?) -> MatchPath {
@@ -316,23 +328,40 @@ struct AutomatonMatcher {
                 let words = ids[position].map { automaton.wordSteps.steps(of: state, reading: $0) } ?? []
                 if let id = ids[position] {
                     for step in automaton.fillerSteps.steps(of: state, reading: id) {
-                        advance(&agenda, offset + 1, step.state, MatchPath(score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, step.templateIndex)))
+                        advance(
+                            &agenda, offset + 1, step.state,
+                            MatchPath(
+                                score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, step.templateIndex)))
                     }
                 }
                 for step in words {
-                    advance(&agenda, offset + 1, step.state, MatchPath(score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, step.templateIndex)))
+                    advance(
+                        &agenda, offset + 1, step.state,
+                        MatchPath(
+                            score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, step.templateIndex)))
                 }
                 // Templates bend: a word none of them has here is skipped, at a cost. Only
                 // where a template word is expected next, so free slots keep their words.
-                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !automaton.wordSteps[state].isEmpty, words.isEmpty {
-                    advance(&agenda, offset + 1, state, MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path))
+                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !automaton.wordSteps[state].isEmpty,
+                    words.isEmpty
+                {
+                    advance(
+                        &agenda, offset + 1, state,
+                        MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path)
+                    )
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
                 if unit.count >= 4, ids[position] == nil {
                     for step in automaton.slipSteps[state] {
                         let key = automaton.words[Int(step.key)]
-                        guard EditDistance.withinOne(unit, key) && (key.count >= 5 || EditDistance.isTransposition(unit, key)) else { continue }
-                        advance(&agenda, offset + 1, step.state, MatchPath(score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1, parent: marked(path, step.templateIndex)))
+                        guard EditDistance.withinOne(unit, key) && (key.count >= 5 || EditDistance.isTransposition(unit, key)) else {
+                            continue
+                        }
+                        advance(
+                            &agenda, offset + 1, step.state,
+                            MatchPath(
+                                score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1,
+                                parent: marked(path, step.templateIndex)))
                     }
                 }
                 for step in automaton.slotSteps[state] where !afterSkip {
@@ -341,7 +370,11 @@ struct AutomatonMatcher {
                     slotCache[key] = matches
                     for (end, score, capture, literals) in matches {
                         let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
-                        advance(&agenda, end - from, step.state, MatchPath(score: path.score + score + bonus, literals: path.literals + literals, capture: capture, parent: marked(path, step.templateIndex)))
+                        advance(
+                            &agenda, end - from, step.state,
+                            MatchPath(
+                                score: path.score + score + bonus, literals: path.literals + literals, capture: capture,
+                                parent: marked(path, step.templateIndex)))
                     }
                 }
             }
@@ -363,12 +396,17 @@ struct AutomatonMatcher {
         case .entity(let types):
             return (oracle.entities[position] ?? []).compactMap { end, entity in
                 guard end <= limit, types.contains(entity.type.rawValue) else { return nil }
-                return (end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .entity(entity)), end - position)
+                return (
+                    end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .entity(entity)),
+                    end - position
+                )
             }
         case .goal:
             return (oracle.entities[position] ?? []).compactMap { end, entity in
                 guard end <= limit, [.duration, .distance, .energy].contains(entity.type) else { return nil }
-                return (end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position)
+                return (
+                    end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position
+                )
             }
         case .enumeration:
             guard let lexicon = oracle.enumerations[slot.parameter] else { return [] }
@@ -386,7 +424,9 @@ struct AutomatonMatcher {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 // Nor does such a value run across a sentence, or across a comma unless it is a
                 // list ("to the hospital, and hurry": the place ends at the comma).
-                if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) { break }
+                if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) {
+                    break
+                }
                 guard var items = list ? splitList(position..<end) : [position..<end] else { continue }
                 if list, let phrases { items = items.flatMap { segment($0, phrases) ?? [$0] } }
                 var score = 0.0
@@ -414,7 +454,8 @@ struct AutomatonMatcher {
                         break
                     }
                     for (n, unit) in item.enumerated() {
-                        let capitalized = !oracle.capitalizedNouns && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
+                        let capitalized =
+                            !oracle.capitalizedNouns && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
                         if names {
                             // Unknown names are short: a third unknown lowercase word costs more.
                             score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken
@@ -444,7 +485,8 @@ struct AutomatonMatcher {
         var start = item.lowerBound
         while start < item.upperBound {
             var found: Int?
-            for length in stride(from: min(phrases.longest, item.upperBound - start), through: 1, by: -1) where phrases.contains(keys[start..<(start + length)]) {
+            for length in stride(from: min(phrases.longest, item.upperBound - start), through: 1, by: -1)
+            where phrases.contains(keys[start..<(start + length)]) {
                 found = length
                 break
             }
@@ -478,7 +520,8 @@ struct AutomatonMatcher {
 enum EditDistance {
     /// Whether two strings of the same length differ by one swap of adjacent characters.
     static func isTransposition(_ a: String, _ b: String) -> Bool {
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         guard x.count == y.count, x != y else { return false }
         let diffs = x.indices.filter { x[$0] != y[$0] }
         return diffs.count == 2 && diffs[1] == diffs[0] + 1 && x[diffs[0]] == y[diffs[1]] && x[diffs[1]] == y[diffs[0]]
@@ -490,7 +533,8 @@ enum EditDistance {
         if a == b { return true }
         // Lengths far apart in bytes: only multi-byte characters can bring them within one.
         // Count the shorter's characters, then the longer's only until it has two more.
-        let la = a.utf8.count, lb = b.utf8.count
+        let la = a.utf8.count
+        let lb = b.utf8.count
         if la > lb + 1 || lb > la + 1 {
             let (short, long) = la < lb ? (a, b) : (b, a)
             let most = short.count + 1
@@ -500,14 +544,18 @@ enum EditDistance {
                 if n > most { return false }
             }
         }
-        var a = a, b = b
+        var a = a
+        var b = b
         // ASCII (nearly every key): compare bytes, no allocation.
-        let ascii = a.withUTF8 { x in b.withUTF8 { y -> Bool? in
-            guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return withinOne(x, y)
-        } }
+        let ascii = a.withUTF8 { x in
+            b.withUTF8 { y -> Bool? in
+                guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return nil }
+                return withinOne(x, y)
+            }
+        }
         if let ascii { return ascii }
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in withinOne(x, y) } }
     }
 

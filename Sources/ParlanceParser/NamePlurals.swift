@@ -1,6 +1,6 @@
 import Foundation
-import ParlanceText
 import ParlanceICU
+import ParlanceText
 
 /// Plural forms of names ("tomato soups", "sopas de tomate" for a case named "tomato soup",
 /// "sopa de tomate"), from the `plurals` of each language's `lexicon.json`: pairs of a

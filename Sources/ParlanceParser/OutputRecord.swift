@@ -221,15 +221,25 @@ public struct BatchLineProcessor: LineProcessor {
         case .success(let decoded): record = decoded
         }
         if let field = record.badField {
-            return (OutputRecord(id: record.id, locale: record.locale, text: record.text, error: .init(code: "bad_field", message: "\"\(field)\" is not a string")), nil)
+            return (
+                OutputRecord(
+                    id: record.id, locale: record.locale, text: record.text,
+                    error: .init(code: "bad_field", message: "\"\(field)\" is not a string")), nil
+            )
         }
         guard let text = record.text else {
-            return (OutputRecord(id: record.id, locale: record.locale, text: nil, error: .init(code: "missing_text", message: "the record has no \"text\"")), nil)
+            return (
+                OutputRecord(
+                    id: record.id, locale: record.locale, text: nil,
+                    error: .init(code: "missing_text", message: "the record has no \"text\"")), nil
+            )
         }
         return parse(id: record.id, text: text, localeTag: record.locale ?? defaultLocale, referenceTime: record.referenceTime)
     }
 
-    private func parse(id: String?, text: String, localeTag tag: String, referenceTime: String?) -> (record: OutputRecord, result: ParseResult?) {
+    private func parse(id: String?, text: String, localeTag tag: String, referenceTime: String?) -> (
+        record: OutputRecord, result: ParseResult?
+    ) {
         let locale: ParlanceLocale
         do { locale = try ParlanceLocale(tag) } catch {
             return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_locale", message: error.description)), nil)
@@ -237,7 +247,9 @@ public struct BatchLineProcessor: LineProcessor {
         let reference: ReferenceTime
         if let time = referenceTime {
             do { reference = try ReferenceTime(iso8601: time) } catch {
-                return (OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description)), nil)
+                return (
+                    OutputRecord(id: id, locale: tag, text: text, error: .init(code: "bad_reference_time", message: error.description)), nil
+                )
             }
         } else {
             reference = .now()

@@ -26,7 +26,10 @@ public struct ParseResult: Sendable, Hashable, Codable {
     /// app of the context's `installedApps`): then `intent` is nil (records.md extension).
     public let unavailableApp: String?
 
-    public init(intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation, shortcut: Resolution? = nil, unavailableApp: String? = nil) {
+    public init(
+        intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation, shortcut: Resolution? = nil,
+        unavailableApp: String? = nil
+    ) {
         self.intent = intent
         self.alternatives = alternatives
         self.reason = reason
@@ -184,11 +187,17 @@ public enum ParameterValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let b = try? c.decode(Bool.self) { self = .boolean(b) }
-        else if let n = try? c.decode(Decimal.self) { self = .number(n) }
-        else if let a = try? c.decode(CurrencyAmount.self) { self = .currencyAmount(a) }
-        else if let r = try? c.decode(DateRange.self) { self = .dateRange(r) }
-        else { self = .text(try c.decode(String.self)) }
+        if let b = try? c.decode(Bool.self) {
+            self = .boolean(b)
+        } else if let n = try? c.decode(Decimal.self) {
+            self = .number(n)
+        } else if let a = try? c.decode(CurrencyAmount.self) {
+            self = .currencyAmount(a)
+        } else if let r = try? c.decode(DateRange.self) {
+            self = .dateRange(r)
+        } else {
+            self = .text(try c.decode(String.self))
+        }
     }
 
     /// The value as JSON-comparable text (for evaluation and display).

@@ -23,13 +23,17 @@ extension IntentParser {
         var parameters: [Parameter] = []
         var notes: [String] = []
         for p in intent.parameters {
-            guard let own = spec.parameter(p.name), [.string, .place, .text].contains(own.type), case .text = p.value, let span = p.span else {
+            guard let own = spec.parameter(p.name), [.string, .place, .text].contains(own.type), case .text = p.value, let span = p.span
+            else {
                 parameters.append(p)
                 continue
             }
             let units = unitRange(of: span, in: u.units)
             let kept = own.type == .text ? trimmedText(units, u) : trimmedValue(units, u)
-            if kept == units { parameters.append(p); continue }
+            if kept == units {
+                parameters.append(p)
+                continue
+            }
             guard !kept.isEmpty else {
                 notes.append("'\(p.raw)' is no \(p.name): only function words")
                 continue
@@ -41,7 +45,8 @@ extension IntentParser {
         let mentioned = u.mentions.map { u.said($0.range).span }
         let placed = placeTypedValues(&parameters, spec: spec, entities: u.entities, avoiding: mentioned, numbers: false)
         if !placed.isEmpty { notes.append("typed values no parameter held: " + placed.joined(separator: ", ")) }
-        for own in spec.parameters where own.type == .enum && u.grammar.cues[own.name] != nil && !parameters.contains(where: { $0.name == own.name }) {
+        for own in spec.parameters
+        where own.type == .enum && u.grammar.cues[own.name] != nil && !parameters.contains(where: { $0.name == own.name }) {
             if let note = implied(own, spec: spec, into: &parameters, u) { notes.append(note) }
         }
         guard parameters != intent.parameters else { return result }
@@ -49,9 +54,11 @@ extension IntentParser {
         var frame = intent
         frame.parameters = parameters
         let e = result.explanation
-        return ParseResult(intent: frame, alternatives: result.alternatives, reason: result.reason,
-                           explanation: Explanation(decidedBy: e.decidedBy, source: e.source, score: e.score, appMention: e.appMention, notes: e.notes + notes),
-                           shortcut: result.shortcut, unavailableApp: result.unavailableApp)
+        return ParseResult(
+            intent: frame, alternatives: result.alternatives, reason: result.reason,
+            explanation: Explanation(
+                decidedBy: e.decidedBy, source: e.source, score: e.score, appMention: e.appMention, notes: e.notes + notes),
+            shortcut: result.shortcut, unavailableApp: result.unavailableApp)
     }
 
     /// The words of units `range` as said, and their span.
@@ -69,7 +76,8 @@ extension IntentParser {
 
     /// A value's units without what is not part of it (see `refined`).
     func trimmedValue(_ range: Range<Int>, _ u: Utterance) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
+        var lower = range.lowerBound
+        var upper = range.upperBound
         // Up to a comma or a sentence end.
         if let cut = (lower + 1..<upper).first(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }) { upper = cut }
         let dated = u.entities.filter { e in
@@ -100,7 +108,10 @@ extension IntentParser {
         var upper = range.upperBound
         let mentioned = Set(u.mentions.flatMap { Array($0.range) })
         if let comma = (lower + 1..<upper).last(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }),
-           (comma..<upper).allSatisfy({ u.grammar.fillers.contains(u.units[$0].key) || u.grammar.notNames.contains(u.units[$0].key) || mentioned.contains($0) }) {
+            (comma..<upper).allSatisfy({
+                u.grammar.fillers.contains(u.units[$0].key) || u.grammar.notNames.contains(u.units[$0].key) || mentioned.contains($0)
+            })
+        {
             upper = comma
         }
         return lower..<upper
@@ -122,7 +133,9 @@ extension IntentParser {
             for start in keys.indices {
                 guard let (end, value, exact) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }), exact || !cue else { continue }
                 if beforePerson, !persons.contains(where: { $0.1.lowerBound == end }) { continue }
-                if let found, rank(found.value) < rank(value) || (rank(found.value) == rank(value) && found.range.count >= end - start) { continue }
+                if let found, rank(found.value) < rank(value) || (rank(found.value) == rank(value) && found.range.count >= end - start) {
+                    continue
+                }
                 found = (start..<end, value, cue)
             }
         }
@@ -138,7 +151,9 @@ extension IntentParser {
             if found.range.lowerBound <= range.lowerBound, found.range.upperBound >= range.upperBound {
                 parameters.remove(at: index)
             } else if found.range.lowerBound <= range.lowerBound || found.range.upperBound >= range.upperBound {
-                let rest = found.range.lowerBound <= range.lowerBound ? found.range.upperBound..<range.upperBound : range.lowerBound..<found.range.lowerBound
+                let rest =
+                    found.range.lowerBound <= range.lowerBound
+                    ? found.range.upperBound..<range.upperBound : range.lowerBound..<found.range.lowerBound
                 let (raw, span) = u.said(rest)
                 parameters[index] = Parameter(name: q.name, value: .text(raw), raw: raw, span: span)
             } else {
@@ -158,14 +173,18 @@ extension IntentParser {
         // Every move is to or from a place: only intents with a place parameter (and only then
         // are the gazetteer and the places read).
         guard spec.parameters.contains(where: { $0.type == .place }), parameters.contains(where: { $0.span != nil }),
-              case let sets = u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces] else { return nil }
+            case let sets = u.language.gazetteerSets(), let places = sets[LanguageCache.knownPlaces]
+        else { return nil }
         let keys = { (p: Parameter) -> ArraySlice<String> in
             p.span.map { u.units[self.unitRange(of: $0, in: u.units)].map(\.key)[...] } ?? []
         }
         // Whether the vocabulary of a parameter knows the words.
-        let known = { (p: ParameterSpec, words: ArraySlice<String>) in p.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false }
+        let known = { (p: ParameterSpec, words: ArraySlice<String>) in p.vocabulary.flatMap { u.vocabularies[$0] }?.contains(words) ?? false
+        }
         // The person parameter a name can still go to.
-        func person() -> ParameterSpec? { spec.parameters.first { s in s.type == .person && (s.list || !parameters.contains { $0.name == s.name }) } }
+        func person() -> ParameterSpec? {
+            spec.parameters.first { s in s.type == .person && (s.list || !parameters.contains { $0.name == s.name }) }
+        }
         var notes: [String] = []
         for (index, p) in parameters.enumerated() {
             guard let own = spec.parameter(p.name), case .text = p.value else { continue }
@@ -173,8 +192,10 @@ extension IntentParser {
             guard !words.isEmpty else { continue }
             switch own.type {
             case .person:
-                guard let place = spec.parameters.first(where: { $0.type == .place && !$0.list }), !parameters.contains(where: { $0.name == place.name }),
-                      places.contains(words), !known(own, words) else { continue }
+                guard let place = spec.parameters.first(where: { $0.type == .place && !$0.list }),
+                    !parameters.contains(where: { $0.name == place.name }),
+                    places.contains(words), !known(own, words)
+                else { continue }
                 parameters[index] = Parameter(name: place.name, value: p.value, raw: p.raw, span: p.span)
                 notes.append("'\(p.raw)' is a place, not a person the user knows: \(place.name)")
             case .string where p.name == "searchTerms":
@@ -192,8 +213,10 @@ extension IntentParser {
                     notes.append("'\(p.raw)' is a person the user knows, not a place: \(person.name)")
                     continue
                 }
-                guard let terms = spec.parameter("searchTerms"), terms.type == .string, !places.contains(words), sets["tag"]?.contains(words) == true,
-                      !known(own, words) else { continue }
+                guard let terms = spec.parameter("searchTerms"), terms.type == .string, !places.contains(words),
+                    sets["tag"]?.contains(words) == true,
+                    !known(own, words)
+                else { continue }
                 parameters[index] = Parameter(name: terms.name, value: p.value, raw: p.raw, span: p.span)
                 notes.append("'\(p.raw)' is a subject, not a place: \(terms.name)")
             default:
@@ -209,7 +232,9 @@ extension IntentParser {
     /// numbers too when `numbers` ("an hour of strength training" → goalValue 1, hour;
     /// "snapshelf last wednesday selfies" → dateCreated). The trained tier places its typed
     /// values so, and the refinement what a template left. Returns the names set.
-    func placeTypedValues(_ parameters: inout [Parameter], spec: IntentSpec, entities: [Entity], avoiding: [Span] = [], numbers: Bool) -> [String] {
+    func placeTypedValues(_ parameters: inout [Parameter], spec: IntentSpec, entities: [Entity], avoiding: [Span] = [], numbers: Bool)
+        -> [String]
+    {
         var placed: [String] = []
         for entity in entities {
             let taken = parameters.compactMap(\.span) + avoiding
@@ -217,9 +242,12 @@ extension IntentParser {
             let used = Set(parameters.map(\.name))
             switch entity.value {
             case .duration(let m), .distance(let m), .energy(let m):
-                guard spec.parameter("goalValue") != nil, !used.contains("goalValue"), spec.parameter("workoutGoalUnitType") != nil else { continue }
+                guard spec.parameter("goalValue") != nil, !used.contains("goalValue"), spec.parameter("workoutGoalUnitType") != nil else {
+                    continue
+                }
                 parameters.append(Parameter(name: "goalValue", value: .number(m.amount), raw: entity.text, span: entity.span))
-                parameters.append(Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
+                parameters.append(
+                    Parameter(name: "workoutGoalUnitType", value: .enumCase(m.unit.rawValue), raw: entity.text, span: entity.span))
                 placed.append("goalValue")
             case .number where !numbers:
                 continue
@@ -228,7 +256,8 @@ extension IntentParser {
                     guard !used.contains(p.name) else { return false }
                     switch (entity.type, p.type) {
                     case (.currencyAmount, .currencyAmount), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
-                         (.date, .date), (.dateTime, .dateTime), (.date, .dateTime): return true
+                        (.date, .date), (.dateTime, .dateTime), (.date, .dateTime):
+                        return true
                     case (.number, .number): return p.name != "goalValue"
                     default: return false
                     }

@@ -23,7 +23,10 @@ extension CustomIntent {
             throw ResponseError(message: "\(name) has no response '\(code)' (it has \(responses.keys.sorted().joined(separator: ", ")))")
         }
         guard let template = response.templates[locale.language] else {
-            throw ResponseError(message: "\(name) response '\(code)' has no \(locale.language) template (it has \(response.templates.keys.sorted().joined(separator: ", ")))")
+            throw ResponseError(
+                message:
+                    "\(name) response '\(code)' has no \(locale.language) template (it has \(response.templates.keys.sorted().joined(separator: ", ")))"
+            )
         }
         var arguments: [String: MessageFormat.Argument] = [:]
         for (key, value) in properties {
@@ -38,7 +41,8 @@ extension CustomIntent {
             }
         }
         do {
-            return try MessageFormat.format(template, locale: locale.identifier.replacingOccurrences(of: "-", with: "_"), arguments: arguments)
+            return try MessageFormat.format(
+                template, locale: locale.identifier.replacingOccurrences(of: "-", with: "_"), arguments: arguments)
         } catch {
             throw ResponseError(message: "\(name) response '\(code)' (\(locale.language)): \(error)")
         }

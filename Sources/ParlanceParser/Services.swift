@@ -92,7 +92,9 @@ struct UnavailableAppFinder: Sendable {
         }
         for service in directory.services {
             // A service the user has as an app of the context is that app.
-            guard !service.spellings.contains(where: { appKeys.contains(IntentParser.compact(TextNormalizer.key($0.name))) }) else { continue }
+            guard !service.spellings.contains(where: { appKeys.contains(IntentParser.compact(TextNormalizer.key($0.name))) }) else {
+                continue
+            }
             let keys = service.spellings.map { (Self.key($0.name), $0.cue) }
             for (key, cue) in keys { entries.append(Entry(name: service.name, key: key, cue: cue)) }
         }
@@ -122,12 +124,16 @@ struct UnavailableAppFinder: Sendable {
     /// `extent` gives the words that go with a name ("on WhatsApp"); a name that needs a cue
     /// counts only when such words come with it or an article stands before it.
     func find(
-        in units: [MatchUnit], avoiding taken: [Range<Int>], articles: Set<String>, extent: (Range<Int>) -> Range<Int>, startsName: (Int) -> Bool = { _ in false }
+        in units: [MatchUnit], avoiding taken: [Range<Int>], articles: Set<String>, extent: (Range<Int>) -> Range<Int>,
+        startsName: (Int) -> Bool = { _ in false }
     ) -> UnavailableMention? {
         guard !entries.isEmpty else { return nil }
         var i = 0
         while i < units.count {
-            if taken.contains(where: { $0.contains(i) }) { i += 1; continue }
+            if taken.contains(where: { $0.contains(i) }) {
+                i += 1
+                continue
+            }
             for length in stride(from: min(longest, units.count - i), through: 1, by: -1) {
                 let range = i..<(i + length)
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
@@ -144,7 +150,8 @@ struct UnavailableAppFinder: Sendable {
                     found = entries.first { e in
                         let extra = count - e.key.count
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.
-                        return !e.cue && extra >= 1 && extra <= 3 && e.key.count >= 4 && joined.hasPrefix(e.key) && joined.allSatisfy(\.isLetter)
+                        return !e.cue && extra >= 1 && extra <= 3 && e.key.count >= 4 && joined.hasPrefix(e.key)
+                            && joined.allSatisfy(\.isLetter)
                     }
                 }
                 guard let entry = found else { continue }
@@ -155,7 +162,9 @@ struct UnavailableAppFinder: Sendable {
                     // most one word, by a known name ("Telegram Rob: …", "Telegram a Sam …").
                     let next = range.upperBound
                     let colon = units[next..<min(units.count, next + 3)].contains { $0.key == ":" }
-                    let addressed = i <= Self.verbPosition && next < units.count && (colon || startsName(next) || (next + 1 < units.count && startsName(next + 1)))
+                    let addressed =
+                        i <= Self.verbPosition && next < units.count
+                        && (colon || startsName(next) || (next + 1 < units.count && startsName(next + 1)))
                     guard addressed || joined != entry.key else { continue }
                 }
                 // "un Uber", "an Uber": the article goes with the name.

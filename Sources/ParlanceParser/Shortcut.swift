@@ -40,7 +40,8 @@ public struct Shortcut: Sendable, Hashable, Decodable {
         intent = try c.decode(String.self, forKey: .intent)
         parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
         if let phrase, phrase.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw DecodingError.dataCorruptedError(forKey: .phrase, in: c, debugDescription: "a shortcut phrase cannot be empty (leave it out for a shortcut without one)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .phrase, in: c, debugDescription: "a shortcut phrase cannot be empty (leave it out for a shortcut without one)")
         }
     }
 
@@ -53,10 +54,12 @@ public struct Shortcut: Sendable, Hashable, Decodable {
         if let custom = app.customIntents.first(where: { $0.name == intent }) {
             for (name, value) in parameters.sorted(by: { $0.key < $1.key }) {
                 guard let p = custom.parameter(name) else {
-                    return "shortcut \(id): \(intent) has no parameter '\(name)' (it has \(custom.parameters.map(\.name).joined(separator: ", ")))"
+                    return
+                        "shortcut \(id): \(intent) has no parameter '\(name)' (it has \(custom.parameters.map(\.name).joined(separator: ", ")))"
                 }
                 if p.type == .enum, !p.cases.contains(where: { $0.id == value.display }) {
-                    return "shortcut \(id): '\(value.display)' is not a case of \(intent).\(name) (\(p.cases.map(\.id).joined(separator: ", ")))"
+                    return
+                        "shortcut \(id): '\(value.display)' is not a case of \(intent).\(name) (\(p.cases.map(\.id).joined(separator: ", ")))"
                 }
             }
             return nil
@@ -80,7 +83,10 @@ public struct Shortcut: Sendable, Hashable, Decodable {
         for (name, value) in parameters.sorted(by: { $0.key < $1.key }) {
             if let p = custom?.parameter(name) {
                 switch p.type {
-                case .enum: result.append(Parameter(name: name, value: .enumCase(value.display), raw: p.caseName(value.display, language: language), span: nil))
+                case .enum:
+                    result.append(
+                        Parameter(
+                            name: name, value: .enumCase(value.display), raw: p.caseName(value.display, language: language), span: nil))
                 default: result.append(Parameter(name: name, value: value, raw: value.display, span: nil))
                 }
             } else {
@@ -88,7 +94,9 @@ public struct Shortcut: Sendable, Hashable, Decodable {
                 result.append(Parameter(name: name, value: typed, raw: value.display, span: nil))
             }
         }
-        return IntentFrame(domain: custom != nil ? "custom" : spec?.domain ?? "custom", name: intent, app: self.app, confidence: confidence, parameters: result)
+        return IntentFrame(
+            domain: custom != nil ? "custom" : spec?.domain ?? "custom", name: intent, app: self.app, confidence: confidence,
+            parameters: result)
     }
 }
 
@@ -121,7 +129,11 @@ struct ShortcutMatcher: Sendable {
     static func tolerance(_ length: Int) -> Int { length < 5 ? 0 : length <= 12 ? 1 : 2 }
 
     /// One shortcut said: (shortcut, score from 0 to 1, exact).
-    struct Match { var shortcut: Shortcut; var score: Double; var exact: Bool }
+    struct Match {
+        var shortcut: Shortcut
+        var score: Double
+        var exact: Bool
+    }
 
     /// The shortcuts the utterance says, best first: one exact match alone, or every phrase
     /// within tolerance.
@@ -130,7 +142,9 @@ struct ShortcutMatcher: Sendable {
         let oracle = SlotOracle(units: units, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
         let prefixMatcher = AutomatonMatcher(automaton: prefix.automaton, oracle: oracle)
         let suffixMatcher = AutomatonMatcher(automaton: suffix.automaton, oracle: oracle)
-        let starts = (0...min(4, units.count - 1)).filter { !prefixMatcher.run(start: prefix.start, accepting: prefix.acceptingStates, from: 0, to: $0).isEmpty }
+        let starts = (0...min(4, units.count - 1)).filter {
+            !prefixMatcher.run(start: prefix.start, accepting: prefix.acceptingStates, from: 0, to: $0).isEmpty
+        }
         var best: [String: Match] = [:]
         for start in starts {
             for end in stride(from: units.count, through: max(start + 1, units.count - 5), by: -1)
@@ -203,7 +217,8 @@ extension ParserContext {
             let taken = shortcuts.contains { other in
                 guard let phrase = other.phrase, other.id != shortcut.id else { return false }
                 let otherKey = TextNormalizer.key(phrase)
-                return ShortcutMatcher.distance(Array(key.unicodeScalars), Array(otherKey.unicodeScalars), limit: 2) <= ShortcutMatcher.tolerance(otherKey.count)
+                return ShortcutMatcher.distance(Array(key.unicodeScalars), Array(otherKey.unicodeScalars), limit: 2)
+                    <= ShortcutMatcher.tolerance(otherKey.count)
             }
             if !taken, !result.contains(text) { result.append(text) }
         }

@@ -55,7 +55,9 @@ extension IntentParser {
     /// something else (reminders, alarms, timers, notes: `lexicon.json` "elsewhere"), the templates
     /// (proposing readings), shortcuts said nearly, the trained tiers (custom intents and the
     /// language's), and the decision between the template readings.
-    static let stages: [any ParseStage] = [AppsStage(), ShortcutStage(), ElsewhereStage(), TemplateStage(), NearShortcutStage(), TrainedStage(), DecisionStage()]
+    static let stages: [any ParseStage] = [
+        AppsStage(), ShortcutStage(), ElsewhereStage(), TemplateStage(), NearShortcutStage(), TrainedStage(), DecisionStage()
+    ]
 
     /// One way of reading the units: as said, from a clause boundary, without an app mention,
     /// with the app as a noun, as the doer, or as the verb. Every stage that matches templates
@@ -84,14 +86,19 @@ extension IntentParser {
         for start in units.indices.dropFirst() where units[start].commaBefore || units[start].sentenceBefore {
             let rest = Array(units[start...])
             let cost = MatchScores.preambleToken * Double(start)
-            let kept = u.mentions.filter { $0.range.lowerBound >= start }.map { ($0.range.lowerBound - start)..<($0.range.upperBound - start) }
+            let kept = u.mentions.filter { $0.range.lowerBound >= start }.map {
+                ($0.range.lowerBound - start)..<($0.range.upperBound - start)
+            }
             result.append(Reading(kind: .plain, units: rest, mention: nil, bonus: cost, kept: kept, onlyIfUnread: true))
             for mention in u.mentions where mention.range.lowerBound >= start {
                 var shifted = mention
                 shifted.range = (mention.range.lowerBound - start)..<(mention.range.upperBound - start)
                 let removed = removing(shifted, from: rest, grammar: u.grammar, vocabularies: u.vocabularies)
                 let gap = removed.removal.lowerBound
-                result.append(Reading(kind: .removed, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap], onlyIfUnread: true))
+                result.append(
+                    Reading(
+                        kind: .removed, units: removed.rest, mention: shifted, bonus: cost + removed.bonus, kept: [gap..<gap],
+                        onlyIfUnread: true))
             }
         }
         for mention in u.mentions {
@@ -102,14 +109,23 @@ extension IntentParser {
             result.append(Reading(kind: .removed, units: rest, mention: mention, bonus: bonus, kept: [gap]))
             // The app name as a noun, kept in place as "@app": "where is my MonkeyRide".
             var asNoun = units
-            asNoun.replaceSubrange(mention.range, with: [MatchUnit(key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)])
+            asNoun.replaceSubrange(
+                mention.range,
+                with: [
+                    MatchUnit(
+                        key: "@app", token: units[mention.range.lowerBound].token, commaBefore: units[mention.range.lowerBound].commaBefore)
+                ])
             let noun = mention.range.lowerBound..<(mention.range.lowerBound + 1)
             result.append(Reading(kind: .asNoun, units: asNoun, mention: mention, bonus: 0, kept: [noun]))
             // The app addressed as the doer ("ask Soup Chef for two tomato soups"): its custom
             // intents without their verb.
             if !u.custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = u.grammar.mentionVerb {
-                let oracle = SlotOracle(units: units, entities: [:], vocabularies: u.vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: mention.range)
-                if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound).isEmpty {
+                let oracle = SlotOracle(
+                    units: units, entities: [:], vocabularies: u.vocabularies, enumerations: [:], conjunctions: [], notNames: [],
+                    app: mention.range)
+                if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(
+                    start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound
+                ).isEmpty {
                     result.append(Reading(kind: .asDoer, units: rest, mention: mention, bonus: bonus, kept: []))
                 }
             }
@@ -129,7 +145,10 @@ extension IntentParser {
             for mention in inHead {
                 let removed = removing(mention, from: head, grammar: u.grammar, vocabularies: u.vocabularies)
                 let gap = removed.removal.lowerBound
-                result.append(Reading(kind: .removed, units: removed.rest, mention: mention, bonus: cost + removed.bonus, kept: [gap..<gap], lastResort: true))
+                result.append(
+                    Reading(
+                        kind: .removed, units: removed.rest, mention: mention, bonus: cost + removed.bonus, kept: [gap..<gap],
+                        lastResort: true))
             }
         }
         return result
@@ -138,10 +157,13 @@ extension IntentParser {
     /// The template readings of one reading: the language's grammar and the context's custom
     /// intents, verbified or not as the reading says.
     func templateCandidates(_ reading: Reading, _ u: Utterance, bend: Bool) -> [Candidate] {
-        let grammar = u.grammar, custom = u.custom
+        let grammar = u.grammar
+        let custom = u.custom
         func run(_ compiled: LanguageGrammar.Compiled, custom: CustomGrammar?) -> [Candidate] {
-            match(compiled, grammar, custom: custom, units: reading.units, entities: u.entities, scalars: u.scalars, vocabularies: u.vocabularies,
-                  mention: reading.mention, bonus: reading.bonus, bend: bend, kept: reading.kept)
+            match(
+                compiled, grammar, custom: custom, units: reading.units, entities: u.entities, scalars: u.scalars,
+                vocabularies: u.vocabularies,
+                mention: reading.mention, bonus: reading.bonus, bend: bend, kept: reading.kept)
         }
         switch reading.kind {
         case .plain, .removed, .verbified:
@@ -170,8 +192,11 @@ struct AppsStage: ParseStage {
         if u.mentions.isEmpty, let unavailable = parser.unavailableApp(in: u.units, grammar: u.grammar, vocabularies: u.vocabularies) {
             let said = u.units[unavailable.range].map(\.token.text).joined(separator: " ")
             if parser.context.listsApps {
-                return ParseResult(intent: nil, alternatives: [], reason: "\(unavailable.name) is not among this user's apps", explanation: Explanation(
-                    decidedBy: name, source: nil, score: nil, appMention: "\(said) → \(unavailable.name) (not in the context)", notes: u.notes), unavailableApp: unavailable.name)
+                return ParseResult(
+                    intent: nil, alternatives: [], reason: "\(unavailable.name) is not among this user's apps",
+                    explanation: Explanation(
+                        decidedBy: name, source: nil, score: nil, appMention: "\(said) → \(unavailable.name) (not in the context)",
+                        notes: u.notes), unavailableApp: unavailable.name)
             }
             // A context of no apps (labelling a corpus): the service is read as an app that
             // handles its domains' intents, and the frame's app stays null.
@@ -183,8 +208,10 @@ struct AppsStage: ParseStage {
         // A look-alike of an app name ("MоnkeyChat" with a Cyrillic о) names an app that is
         // not in the context: no intent, and never routed to the real app.
         if u.mentions.isEmpty, let lookalike = u.lookalikes.first {
-            return ParseResult(intent: nil, alternatives: [], reason: lookalike, explanation: Explanation(
-                decidedBy: "none", source: nil, score: nil, appMention: nil, notes: u.notes))
+            return ParseResult(
+                intent: nil, alternatives: [], reason: lookalike,
+                explanation: Explanation(
+                    decidedBy: "none", source: nil, score: nil, appMention: nil, notes: u.notes))
         }
         return nil
     }
@@ -209,8 +236,11 @@ struct ElsewhereStage: ParseStage {
             while i < keys.count, i - start < 3, u.grammar.fillers.contains(keys[i]) || u.grammar.wakeWords.contains(keys[i]) { i += 1 }
             if let length = phrases.longestMatch(keys, at: i) {
                 let said = u.units[i..<(i + length)].map(\.token.text).joined(separator: " ")
-                return ParseResult(intent: nil, alternatives: [], reason: "a request for something else: '\(said)'", explanation: Explanation(
-                    decidedBy: name, source: nil, score: nil, appMention: nil, notes: u.notes + ["'\(said)' opens a request of another kind (lexicon.json elsewhere)"]))
+                return ParseResult(
+                    intent: nil, alternatives: [], reason: "a request for something else: '\(said)'",
+                    explanation: Explanation(
+                        decidedBy: name, source: nil, score: nil, appMention: nil,
+                        notes: u.notes + ["'\(said)' opens a request of another kind (lexicon.json elsewhere)"]))
             }
             guard let next = (start + 1..<keys.count).first(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }) else { break }
             start = next
@@ -281,18 +311,22 @@ struct TrainedStage: ParseStage {
         if state.candidates.isEmpty {
             if !u.mentions.isEmpty, let read = try custom(&u, u.mentions, parser) { return read }
             guard let model else { return try custom(&u, u.mentions, parser) }
-            let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: u.mentions, scalars: u.scalars, grammar: u.grammar,
-                                               vocabularies: u.vocabularies, notes: u.notes)
+            let trained = parser.trainedResult(
+                model, units: u.units, entities: u.entities, mentions: u.mentions, scalars: u.scalars, grammar: u.grammar,
+                vocabularies: u.vocabularies, notes: u.notes)
             if trained.intent == nil, u.mentions.isEmpty, let read = try custom(&u, u.mentions, parser) { return read }
             return trained
         }
         // An app was named and no template reading is one it handles: the trained tiers, before
         // "X does not handle …".
-        guard let mention = u.mentions.first, !state.candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false }) else { return nil }
+        guard let mention = u.mentions.first, !state.candidates.contains(where: { c in c.mention.map { c.handled(by: $0.app) } ?? false })
+        else { return nil }
         if let read = try custom(&u, [mention], parser) { return read }
         if let model {
-            let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: [mention], scalars: u.scalars, grammar: u.grammar,
-                                               vocabularies: u.vocabularies, notes: u.notes + ["no template reading is one \(mention.app.name) handles"], templatesReadIt: true)
+            let trained = parser.trainedResult(
+                model, units: u.units, entities: u.entities, mentions: [mention], scalars: u.scalars, grammar: u.grammar,
+                vocabularies: u.vocabularies, notes: u.notes + ["no template reading is one \(mention.app.name) handles"],
+                templatesReadIt: true)
             if trained.intent != nil { return trained }
         }
         return nil
@@ -301,10 +335,13 @@ struct TrainedStage: ParseStage {
     /// The custom-intent tier's reading, if any; why it read none goes into the notes.
     private func custom(_ u: inout Utterance, _ mentions: [IntentParser.Mention], _ parser: IntentParser) throws -> ParseResult? {
         guard !u.custom.isEmpty, mentions.first.map({ !$0.app.customIntents.isEmpty }) ?? true else { return nil }
-        let tier = try u.language.customTier { try parser.makeCustomTier(custom: u.custom, grammar: u.grammar, vocabularies: u.vocabularies) }
+        let tier = try u.language.customTier {
+            try parser.makeCustomTier(custom: u.custom, grammar: u.grammar, vocabularies: u.vocabularies)
+        }
         var why: String?
-        let read = parser.customTierResult(tier, custom: u.custom, units: u.units, entities: u.entities, mentions: mentions, scalars: u.scalars,
-                                           grammar: u.grammar, vocabularies: u.vocabularies, notes: u.notes, why: &why)
+        let read = parser.customTierResult(
+            tier, custom: u.custom, units: u.units, entities: u.entities, mentions: mentions, scalars: u.scalars,
+            grammar: u.grammar, vocabularies: u.vocabularies, notes: u.notes, why: &why)
         if let why { u.notes.append(why) }
         return read
     }
@@ -318,8 +355,11 @@ struct DecisionStage: ParseStage {
 
     func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
         let decided = parser.decide(state.candidates, notes: u.notes, mentions: u.mentions, time: u.referenceTime.secondsSince1970)
-        guard let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom", let model = try u.language.model() else { return decided }
-        let features = parser.classifierFeatures(units: u.units, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies)
+        guard let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom",
+            let model = try u.language.model()
+        else { return decided }
+        let features = parser.classifierFeatures(
+            units: u.units, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies)
         // A template reading of a request that names no app, which the trained tier is sure is
         // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
         if u.mentions.isEmpty, !u.appInNames {
@@ -327,18 +367,26 @@ struct DecisionStage: ParseStage {
             // taxi to the train station": other requests say much of stations): the trained
             // tier judges the other words.
             let known = Self.knownPlaceUnits(frame, u, parser)
-            let vetoFeatures = known.isEmpty ? features
-                : parser.classifierFeatures(units: u.units.indices.filter { !known.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
-                                            grammar: u.grammar, vocabularies: u.vocabularies)
+            let vetoFeatures =
+                known.isEmpty
+                ? features
+                : parser.classifierFeatures(
+                    units: u.units.indices.filter { !known.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
+                    grammar: u.grammar, vocabularies: u.vocabularies)
             let ranked = IntentParser.distribution(model, features: vetoFeatures, allowed: nil)
             let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
             // A template that had to bend is weaker evidence: the trained tier need only find
             // "none" likelier than anything else ("J'ai pris plein de photos à Lyon").
-            if none >= IntentParser.nearMissVeto || (state.bent && ranked.first?.label == FallbackModel.none && none >= IntentParser.bentVeto) {
+            if none >= IntentParser.nearMissVeto
+                || (state.bent && ranked.first?.label == FallbackModel.none && none >= IntentParser.bentVeto)
+            {
                 let p = (none * 1000).rounded() / 1000
-                return ParseResult(intent: nil, alternatives: [frame], reason: "out of domain: a template reads \(frame.name), but the trained tier reads none of the intents (p = \(p))",
-                                   explanation: Explanation(decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,
-                                                            notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
+                return ParseResult(
+                    intent: nil, alternatives: [frame],
+                    reason: "out of domain: a template reads \(frame.name), but the trained tier reads none of the intents (p = \(p))",
+                    explanation: Explanation(
+                        decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,
+                        notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
             }
         }
         // A template reading the trained tier is sure is another intent of the same domain (the
@@ -347,16 +395,21 @@ struct DecisionStage: ParseStage {
         // else from the trained tier.
         let ranked = IntentParser.distribution(model, features: features, allowed: u.mentions.first.map { m in { m.app.handles($0) } })
         guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name, top.p >= IntentParser.overruleShare,
-            (ranked.first { $0.label == frame.name }?.p ?? 0) < IntentParser.overruledShare, parser.catalogue.intent(top.label)?.domain == frame.domain
+            (ranked.first { $0.label == frame.name }?.p ?? 0) < IntentParser.overruledShare,
+            parser.catalogue.intent(top.label)?.domain == frame.domain
         else { return decided }
         let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
-        let readings = state.candidates.filter { c in c.intent == .catalogue(top.label) && (u.mentions.first.map { c.handled(by: $0.app) } ?? true) }
+        let readings = state.candidates.filter { c in
+            c.intent == .catalogue(top.label) && (u.mentions.first.map { c.handled(by: $0.app) } ?? true)
+        }
         if let best = readings.max(by: { $0.score < $1.score }) {
             let sorted = state.candidates.sorted { $0.score > $1.score }
-            return parser.result(best, ranked: sorted, notes: decided.explanation.notes + [note], mentionText: decided.explanation.appMention)
+            return parser.result(
+                best, ranked: sorted, notes: decided.explanation.notes + [note], mentionText: decided.explanation.appMention)
         }
-        let trained = parser.trainedResult(model, units: u.units, entities: u.entities, mentions: Array(u.mentions.prefix(1)), scalars: u.scalars, grammar: u.grammar,
-                                           vocabularies: u.vocabularies, notes: decided.explanation.notes + [note])
+        let trained = parser.trainedResult(
+            model, units: u.units, entities: u.entities, mentions: Array(u.mentions.prefix(1)), scalars: u.scalars, grammar: u.grammar,
+            vocabularies: u.vocabularies, notes: decided.explanation.notes + [note])
         return trained.intent?.name == top.label ? trained : decided
     }
 

@@ -18,7 +18,10 @@ struct TemplateGenerator {
         return words.joined(separator: " ")
     }
 
-    private func expand(_ pattern: TemplatePattern, depth: Int, into words: inout [String], rng: inout SplitMix64, fill: (String, inout SplitMix64) -> String?) -> Bool {
+    private func expand(
+        _ pattern: TemplatePattern, depth: Int, into words: inout [String], rng: inout SplitMix64,
+        fill: (String, inout SplitMix64) -> String?
+    ) -> Bool {
         guard depth <= Self.maximumDepth else { return false }
         switch pattern {
         case .word(let word):

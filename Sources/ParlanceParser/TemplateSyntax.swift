@@ -169,7 +169,8 @@ struct SentenceFile: Sendable {
                 } else if line.hasPrefix("intent ") {
                     intent = line.dropFirst(7).trimmingCharacters(in: .whitespaces)
                 } else {
-                    throw TemplateSyntaxError(file: file, line: lineNumber, message: "expected 'rule …', 'intent …', or an indented template")
+                    throw TemplateSyntaxError(
+                        file: file, line: lineNumber, message: "expected 'rule …', 'intent …', or an indented template")
                 }
                 continue
             }
@@ -193,7 +194,8 @@ struct SentenceFile: Sendable {
                 line = String(line[..<arrow.lowerBound])
             }
             let pattern = try TemplateExpressionParser.parse(line, file: file, line: lineNumber)
-            result.templates.append(Template(intent: .catalogue(intent), pattern: pattern, fixed: fixed, verbified: verbified, source: "\(file):\(lineNumber)"))
+            result.templates.append(
+                Template(intent: .catalogue(intent), pattern: pattern, fixed: fixed, verbified: verbified, source: "\(file):\(lineNumber)"))
         }
         return result
     }

@@ -21,13 +21,20 @@ extension IntentParser {
     }
 
     /// The classifier's features alone (what the near-miss veto reads).
-    func classifierFeatures(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [String] {
-        FallbackFeatures.extract(units: units, entities: entities, mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies),
-                                 stemmer: Stemmer.shared(grammar.language))
+    func classifierFeatures(
+        units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]
+    ) -> [String] {
+        FallbackFeatures.extract(
+            units: units, entities: entities,
+            mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies),
+            stemmer: Stemmer.shared(grammar.language))
     }
 
-    func trainedInput(units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> TrainedInput {
-        let classifier = classifierFeatures(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+    func trainedInput(
+        units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]
+    ) -> TrainedInput {
+        let classifier = classifierFeatures(
+            units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         var entityTags = [String?](repeating: nil, count: units.count)
         for entity in entities {
             var first = true
@@ -47,7 +54,8 @@ extension IntentParser {
         }
         let tagger = TaggerInput(
             keys: keys, shapes: units.map { TaggerInput.shape($0.token.text) }, entities: entityTags, known: known, app: app,
-            function: keys.map { grammar.notNames.contains($0) }, stems: Stemmer.shared(grammar.language).map { s in keys.map { s.stem($0) } } ?? [],
+            function: keys.map { grammar.notNames.contains($0) },
+            stems: Stemmer.shared(grammar.language).map { s in keys.map { s.stem($0) } } ?? [],
             gazetteer: gazetteer)
         return TrainedInput(classifierFeatures: classifier, tagger: tagger)
     }
@@ -59,7 +67,10 @@ extension IntentParser {
         for (kind, set) in sets.sorted(by: { $0.key < $1.key }) where set.longest > 0 {
             var i = 0
             while i < keys.count {
-                guard let matched = set.longestMatch(keys, at: i) else { i += 1; continue }
+                guard let matched = set.longestMatch(keys, at: i) else {
+                    i += 1
+                    continue
+                }
                 for j in i..<(i + matched) where marks[j] == nil { marks[j] = (j == i ? "B-" : "I-") + kind }
                 i += matched
             }
@@ -96,7 +107,8 @@ extension IntentParser {
 
     /// The frame the trained tier reads, or why it reads none.
     func trainedResult(
-        _ model: FrameModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], scalars: [Unicode.Scalar], grammar: LanguageGrammar,
+        _ model: FrameModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], scalars: [Unicode.Scalar],
+        grammar: LanguageGrammar,
         vocabularies: [String: PhraseSet], notes: [String], templatesReadIt: Bool = false
     ) -> ParseResult {
         let input = trainedInput(units: units, entities: entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
@@ -122,14 +134,21 @@ extension IntentParser {
         // (plausible on its own, above) needs only to be likelier than "none", unless a template
         // read the request as something the app does not handle.
         let threshold = mention == nil || templatesReadIt ? model.classifier.threshold : 0
-        guard label != FallbackModel.none, probability >= threshold, coverage >= FallbackModel.minimumCoverage, let spec = catalogue.intent(label) else {
+        guard label != FallbackModel.none, probability >= threshold, coverage >= FallbackModel.minimumCoverage,
+            let spec = catalogue.intent(label)
+        else {
             let reason =
-                mention != nil && label == FallbackModel.none && ranked.count <= 1 ? "\(mention!.app.name) handles none of the readings"
-                : label == FallbackModel.none ? "out of domain (trained tier, p = \(rounded))"
-                : coverage < FallbackModel.minimumCoverage ? "out of domain: most words are unknown to the trained tier (\(label), p = \(rounded))"
-                : "no template matched and the trained tier is unsure (\(label), p = \(rounded))"
-            return ParseResult(intent: nil, alternatives: [], reason: reason, explanation: Explanation(
-                decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
+                mention != nil && label == FallbackModel.none && ranked.count <= 1
+                ? "\(mention!.app.name) handles none of the readings"
+                : label == FallbackModel.none
+                    ? "out of domain (trained tier, p = \(rounded))"
+                    : coverage < FallbackModel.minimumCoverage
+                        ? "out of domain: most words are unknown to the trained tier (\(label), p = \(rounded))"
+                        : "no template matched and the trained tier is unsure (\(label), p = \(rounded))"
+            return ParseResult(
+                intent: nil, alternatives: [], reason: reason,
+                explanation: Explanation(
+                    decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
         }
         var parameters: [Parameter] = []
         // Names, places and texts from the tagger.
@@ -138,7 +157,10 @@ extension IntentParser {
             let labels = tagger.tag(input.tagger, intent: label, parameters: tagged)
             var i = 0
             while i < labels.count {
-                guard labels[i].hasPrefix("B-") else { i += 1; continue }
+                guard labels[i].hasPrefix("B-") else {
+                    i += 1
+                    continue
+                }
                 let name = String(labels[i].dropFirst(2))
                 var end = i + 1
                 while end < labels.count, labels[end] == "I-" + name { end += 1 }
@@ -156,24 +178,37 @@ extension IntentParser {
             guard let lexicon = grammar.enumerations[p.name] else { continue }
             var start = 0
             while start < keys.count {
-                guard let (end, value, exact) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }), exact else { start += 1; continue }
+                guard let (end, value, exact) = lexicon.matches(keys, from: start).max(by: { $0.0 < $1.0 }), exact else {
+                    start += 1
+                    continue
+                }
                 let (raw, span) = Self.said(start..<end, units: units, scalars: scalars)
                 if !occupied.contains(where: { $0.start < span.end && span.start < $0.end }) {
-                    parameters.append(Parameter(name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
+                    parameters.append(
+                        Parameter(
+                            name: p.name, value: p.type == .boolean ? .boolean(value == "true") : .enumCase(value), raw: raw, span: span))
                     if !p.list { break }
                 }
                 start = end
             }
         }
         parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
-        let app: String? = mention.map { reported($0.app) } ?? { let apps = context.apps(handling: label); return apps.count == 1 ? apps[0].name : nil }()
+        let app: String? =
+            mention.map { reported($0.app) }
+            ?? {
+                let apps = context.apps(handling: label)
+                return apps.count == 1 ? apps[0].name : nil
+            }()
         let frame = IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: rounded, parameters: parameters)
-        let alternatives = ranked.dropFirst().filter { $0.label != FallbackModel.none && $0.p >= 0.1 }.prefix(2).compactMap { alt -> IntentFrame? in
+        let alternatives = ranked.dropFirst().filter { $0.label != FallbackModel.none && $0.p >= 0.1 }.prefix(2).compactMap {
+            alt -> IntentFrame? in
             guard let s = catalogue.intent(alt.label) else { return nil }
             return IntentFrame(domain: s.domain, name: s.name, app: nil, confidence: (alt.p * 1000).rounded() / 1000, parameters: [])
         }
-        return ParseResult(intent: frame, alternatives: Array(alternatives), reason: nil, explanation: Explanation(
-            decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
+        return ParseResult(
+            intent: frame, alternatives: Array(alternatives), reason: nil,
+            explanation: Explanation(
+                decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
     }
 
     // MARK: - Training
@@ -189,15 +224,18 @@ extension IntentParser {
     }
 
     public func trainingItem(
-        _ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime, intent: String?, parameters: [String: [String]], tagParameters: Bool
+        _ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime, intent: String?, parameters: [String: [String]],
+        tagParameters: Bool
     ) throws -> TrainingItem {
         let grammar = try grammar(for: locale.language)
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens)
-        var notes: [String] = [], lookalikes: [String] = []
+        var notes: [String] = []
+        var lookalikes: [String] = []
         let vocabularies = try vocabularies(for: locale.language)
         let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies)
-        let input = trainedInput(units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
+        let input = trainedInput(
+            units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
         guard tagParameters, let intent, let spec = catalogue.intent(intent), !units.isEmpty else {
             return TrainingItem(classifierFeatures: input.classifierFeatures, tagger: nil, unplaced: [])
         }
@@ -209,11 +247,17 @@ extension IntentParser {
             var from = 0
             for value in values {
                 let needle = Array(value.unicodeScalars)
-                guard !needle.isEmpty, let start = Self.find(needle, in: scalars, from: from) else { unplaced.append(name); continue }
+                guard !needle.isEmpty, let start = Self.find(needle, in: scalars, from: from) else {
+                    unplaced.append(name)
+                    continue
+                }
                 let end = start + needle.count
                 from = end
                 let covered = units.indices.filter { units[$0].token.span.start >= start && units[$0].token.span.end <= end }
-                guard let first = covered.first, covered.allSatisfy({ gold[$0] == "O" }) else { unplaced.append(name); continue }
+                guard let first = covered.first, covered.allSatisfy({ gold[$0] == "O" }) else {
+                    unplaced.append(name)
+                    continue
+                }
                 for i in covered { gold[i] = (i == first ? "B-" : "I-") + name }
             }
         }
@@ -259,20 +303,24 @@ public enum FrameModelTrainer {
         let examples = items.map { FallbackTrainer.Example(features: $0.item.classifierFeatures, label: $0.label, id: $0.id) }
         let asideIDs = Set(items.filter(\.aside).map(\.id))
         let classifier = FallbackTrainer.train(language: language, examples: examples, aside: asideIDs)
-        let tagger = FrameTaggerTrainer.train(items.filter { !$0.aside }.compactMap(\.item.tagger), capitalsCarrySignal: capitalsCarrySignal)
+        let tagger = FrameTaggerTrainer.train(
+            items.filter { !$0.aside }.compactMap(\.item.tagger), capitalsCarrySignal: capitalsCarrySignal)
         let aside = items.filter(\.aside).map { FallbackTrainer.Example(features: $0.item.classifierFeatures, label: $0.label, id: $0.id) }
         let temperature = FallbackTrainer.temperature(classifier.model, aside: aside)
         let threshold = FallbackTrainer.threshold(classifier.model, temperature: temperature, aside: aside)
         let model = classifier.model.with(
             threshold: threshold.threshold,
-            training: .init(examples: examples.count, heldOut: aside.count, heldOutAccuracy: threshold.accuracy, heldOutRejection: threshold.rejection,
-                            epochs: classifier.model.training.epochs, seed: classifier.model.training.seed))
+            training: .init(
+                examples: examples.count, heldOut: aside.count, heldOutAccuracy: threshold.accuracy, heldOutRejection: threshold.rejection,
+                epochs: classifier.model.training.epochs, seed: classifier.model.training.seed))
         let report: [String: Any] = [
             "examples": examples.count, "aside": aside.count, "taggerExamples": items.filter { !$0.aside && $0.item.tagger != nil }.count,
             "asideIntentAccuracy": threshold.accuracy, "asideRejection": threshold.rejection, "temperature": temperature,
-            "threshold": threshold.threshold, "sources": sources,
+            "threshold": threshold.threshold, "sources": sources
         ]
-        let json = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        let json =
+            (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])).flatMap { String(data: $0, encoding: .utf8) }
+            ?? "{}"
         return FrameModel(classifier: model, tagger: tagger, temperature: temperature, report: json)
     }
 }

@@ -12,7 +12,10 @@ struct Gazetteer: Sendable, Decodable {
     }
 
     /// Every language's file has these lists, none empty.
-    static let kinds = ["person", "place", "content", "note", "amount", "number", "datetime", "daterange", "goal", "workout", "album", "tag", "rideOption", "group"]
+    static let kinds = [
+        "person", "place", "content", "note", "amount", "number", "datetime", "daterange", "goal", "workout", "album", "tag", "rideOption",
+        "group"
+    ]
 
     static func load(language: String) throws -> Gazetteer {
         guard let url = LanguageGrammar.directory?.appendingPathComponent(language).appendingPathComponent("gazetteer.json") else {
@@ -110,7 +113,10 @@ extension IntentParser {
                 } else if !usedApp, !apps.isEmpty, rng.next() % 3 == 0 {
                     text = Self.pick(apps, &rng)! + ", " + text
                 }
-                result.append(GeneratedUtterance(id: "gen:\(language):\(spec.name):\(attempt)", locale: locale, text: text, intent: spec.name, domain: spec.domain, parameters: said))
+                result.append(
+                    GeneratedUtterance(
+                        id: "gen:\(language):\(spec.name):\(attempt)", locale: locale, text: text, intent: spec.name, domain: spec.domain,
+                        parameters: said))
                 made += 1
             }
         }

@@ -98,13 +98,16 @@ struct NameScorer {
         }
         // Said in a non-Latin script: equal in Latin is not equal unless equal in that script.
         if match.whole, query.scriptKey != 0, scriptKey != query.scriptKey {
-            return NameMatch(form: match.form, basis: .transliteration, words: match.words, coverage: match.coverage,
-                             characterSimilarity: match.characterSimilarity, score: Self.transliterationScore, certain: false, whole: false)
+            return NameMatch(
+                form: match.form, basis: .transliteration, words: match.words, coverage: match.coverage,
+                characterSimilarity: match.characterSimilarity, score: Self.transliterationScore, certain: false, whole: false)
         }
         return match
     }
 
-    private func score(formBytes: UnsafeBufferPointer<UInt8>, sounds: ArraySlice<UInt32>, joinedSound: UInt32, isPronunciation: Bool) -> NameMatch {
+    private func score(formBytes: UnsafeBufferPointer<UInt8>, sounds: ArraySlice<UInt32>, joinedSound: UInt32, isPronunciation: Bool)
+        -> NameMatch
+    {
         // The form's words as byte ranges.
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(sounds.count)
@@ -143,7 +146,10 @@ struct NameScorer {
                         let d = boundedDistance(said, other, limit: limit)
                         if d <= limit {
                             let q = Self.misspellingQuality - Double(d - 1) * Self.secondEditPenalty
-                            if q > quality { how = .misspelling; quality = q }
+                            if q > quality {
+                                how = .misspelling
+                                quality = q
+                            }
                         }
                     }
                     if how == nil, said.count == 1, other.first == said.first {
@@ -166,7 +172,8 @@ struct NameScorer {
             queryMatch[pair.q] = (pair.f, pair.how, pair.quality)
             formUsed[pair.f] = true
         }
-        var said = 0.0, saidMatched = 0.0
+        var said = 0.0
+        var saidMatched = 0.0
         var words: [NameMatch.Word] = []
         words.reserveCapacity(queryBytes.count)
         for (q, bytes) in queryBytes.enumerated() {
@@ -174,12 +181,14 @@ struct NameScorer {
             said += weight
             if let m = queryMatch[q] {
                 saidMatched += weight * m.quality
-                words.append(.init(said: query.words[q], matched: String(decoding: word(m.f), as: UTF8.self), how: m.how, quality: m.quality))
+                words.append(
+                    .init(said: query.words[q], matched: String(decoding: word(m.f), as: UTF8.self), how: m.how, quality: m.quality))
             } else {
                 words.append(.init(said: query.words[q], matched: nil, how: nil, quality: 0))
             }
         }
-        var formLetters = 0, covered = 0
+        var formLetters = 0
+        var covered = 0
         for f in ranges.indices {
             let letters = max(2, ranges[f].count)
             formLetters += letters
@@ -192,18 +201,23 @@ struct NameScorer {
         let form = isPronunciation ? "pronunciation" : "phrase"
 
         if allExact && allFormUsed && queryBytes.count == ranges.count {
-            return NameMatch(form: form, basis: .exact, words: words, coverage: 1, characterSimilarity: 1, score: 1, certain: true, whole: true)
+            return NameMatch(
+                form: form, basis: .exact, words: words, coverage: 1, characterSimilarity: 1, score: 1, certain: true, whole: true)
         }
         // The joined forms, letter by letter.
         var joinedForm: [UInt8] = []
         joinedForm.reserveCapacity(formBytes.count)
         for byte in formBytes where byte != 0x20 { joinedForm.append(byte) }
         if joinedForm == joinedBytes {
-            return NameMatch(form: form, basis: .spacing, words: words, coverage: 1, characterSimilarity: 1, score: Self.spacingScore, certain: true, whole: true)
+            return NameMatch(
+                form: form, basis: .spacing, words: words, coverage: 1, characterSimilarity: 1, score: Self.spacingScore, certain: true,
+                whole: true)
         }
         let longer = max(joinedForm.count, joinedBytes.count)
         let limit = max(1, longer / 4)
-        let distance = joinedForm.withUnsafeBufferPointer { a in joinedBytes.withUnsafeBufferPointer { b in boundedDistance(a, b, limit: limit) } }
+        let distance = joinedForm.withUnsafeBufferPointer { a in
+            joinedBytes.withUnsafeBufferPointer { b in boundedDistance(a, b, limit: limit) }
+        }
         let similarity = longer == 0 ? 0 : max(0, 1 - Double(min(distance, longer)) / Double(longer))
         var basis = NameMatch.Basis.words
         var score = wordScore
@@ -219,8 +233,8 @@ struct NameScorer {
             score = characterScore
         }
         let certain = basis == .words && allExact
-        return NameMatch(form: form, basis: basis, words: words, coverage: coverage, characterSimilarity: similarity,
-                         score: (score * 1000).rounded() / 1000, certain: certain, whole: certain && allFormUsed)
+        return NameMatch(
+            form: form, basis: basis, words: words, coverage: coverage, characterSimilarity: similarity,
+            score: (score * 1000).rounded() / 1000, certain: certain, whole: certain && allFormUsed)
     }
 }
-

@@ -23,7 +23,8 @@ struct Postings: Sendable {
 
     /// The first position in `range` whose entry is not below `target`.
     private func lowerBound(_ target: UInt64, in range: Range<Int>) -> Int {
-        var low = range.lowerBound, high = range.upperBound
+        var low = range.lowerBound
+        var high = range.upperBound
         while low < high {
             let mid = (low + high) / 2
             if entries[mid] < target { low = mid + 1 } else { high = mid }
@@ -34,9 +35,13 @@ struct Postings: Sendable {
     /// Where the entries of `key` are.
     func range(_ key: UInt32) -> Range<Int> {
         let low = lowerBound(UInt64(key) << 32, in: 0..<entries.count)
-        var end = low, step = 1
+        var end = low
+        var step = 1
         // Gallop to the end of the run (most runs are short).
-        while end + step <= entries.count, entries[end + step - 1] >> 32 == UInt64(key) { end += step; step *= 2 }
+        while end + step <= entries.count, entries[end + step - 1] >> 32 == UInt64(key) {
+            end += step
+            step *= 2
+        }
         var top = min(entries.count, end + step)
         while end < top {
             let mid = (end + top) / 2

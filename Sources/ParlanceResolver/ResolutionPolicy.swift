@@ -40,7 +40,10 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
     /// never chosen, one four weeks old (0.2) does not.
     public var donationLead: Double = 0.3
 
-    public init(minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02, maximumCandidates: Int = 32) {
+    public init(
+        minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02,
+        maximumCandidates: Int = 32
+    ) {
         self.minimumScore = minimumScore
         self.groupMargin = groupMargin
         self.maximumOptions = maximumOptions
@@ -70,7 +73,9 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
         let kept = ranked.filter { $0.match.score >= minimumScore }
         guard let best = kept.first else {
             if let closest = ranked.first {
-                return Resolution(kind: .unsupported, reason: "no \(type) close enough to '\(said)' (closest: '\(closest.display)', \(format(closest.match.score)))")
+                return Resolution(
+                    kind: .unsupported,
+                    reason: "no \(type) close enough to '\(said)' (closest: '\(closest.display)', \(format(closest.match.score)))")
             }
             return Resolution(kind: .unsupported, reason: "no \(type) close to '\(said)'")
         }
@@ -88,12 +93,17 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
         if group.count >= 2 {
             let byDonation = group.sorted { $0.donation > $1.donation }
             if byDonation[0].donation - byDonation[1].donation >= donationLead {
-                return Resolution(kind: .confirmationRequired, items: [item(byDonation[0])],
-                                  reason: "\(group.count) \(type) items match '\(said)'; '\(byDonation[0].display)' is the one chosen most (donations \(format(byDonation[0].donation)))")
+                return Resolution(
+                    kind: .confirmationRequired, items: [item(byDonation[0])],
+                    reason:
+                        "\(group.count) \(type) items match '\(said)'; '\(byDonation[0].display)' is the one chosen most (donations \(format(byDonation[0].donation)))"
+                )
             }
         }
         if group.count > maximumOptions {
-            return Resolution(kind: .needsMoreDetails, reason: "\(group.count)\(group.count >= maximumCandidates ? " or more" : "") \(type) items match '\(said)'")
+            return Resolution(
+                kind: .needsMoreDetails,
+                reason: "\(group.count)\(group.count >= maximumCandidates ? " or more" : "") \(type) items match '\(said)'")
         }
         if group.count >= 2 {
             return Resolution(kind: .disambiguation, items: group.map(item))

@@ -78,14 +78,17 @@ public struct ResolveLineProcessor: LineProcessor {
         case .success(let decoded): request = decoded
         }
         guard let query = request.query else { return failure(request.id, "missing_query", "the record has no \"query\"") }
-        guard let type = request.type ?? defaultType else { return failure(request.id, "missing_type", "the record has no \"type\" and no --type was given") }
+        guard let type = request.type ?? defaultType else {
+            return failure(request.id, "missing_type", "the record has no \"type\" and no --type was given")
+        }
         let locale: ParlanceLocale
         do { locale = try ParlanceLocale(request.locale ?? defaultLocale) } catch {
             return failure(request.id, "bad_locale", error.description)
         }
         do {
             let answer = try resolver.resolve(query, app: request.app ?? defaultApp, type: type, locale: locale)
-            return ResolveRecord(id: request.id, resolution: answer.resolution, candidates: explain ? Array(answer.candidates.prefix(12)) : nil, error: nil)
+            return ResolveRecord(
+                id: request.id, resolution: answer.resolution, candidates: explain ? Array(answer.candidates.prefix(12)) : nil, error: nil)
         } catch {
             return failure(request.id, "resolve_failed", error.description)
         }

@@ -1,7 +1,7 @@
 import Foundation
+import ParlanceICU
 import ParlanceParser
 import ParlanceText
-import ParlanceICU
 
 /// Resolves said names against the apps' vocabularies, as SiriKit's resolve stage does.
 ///
@@ -65,7 +65,9 @@ public final class Resolver: Sendable {
         return try resolve(said, apps: apps, type: type, language: locale.language)
     }
 
-    func resolve(_ said: String, apps: [String], type: String, language: String, donated: DonationScope? = nil) throws(ResolverError) -> Answer {
+    func resolve(_ said: String, apps: [String], type: String, language: String, donated: DonationScope? = nil) throws(ResolverError)
+        -> Answer
+    {
         var searched: [(app: String, set: VocabularySet, prioritized: Bool)] = []
         for app in apps {
             let (user, appSet) = store.sets(app: app, type: type, language: language)
@@ -73,11 +75,12 @@ public final class Resolver: Sendable {
             if let appSet, !appSet.items.isEmpty { searched.append((app, appSet, false)) }
         }
         guard !searched.isEmpty else {
-            let reason = switch apps.count {
-            case 0: "no app handles it, so there is no \(type) vocabulary"
-            case 1: "\(apps[0]) has no \(type) vocabulary"
-            default: "none of \(apps.joined(separator: ", ")) has a \(type) vocabulary"
-            }
+            let reason =
+                switch apps.count {
+                case 0: "no app handles it, so there is no \(type) vocabulary"
+                case 1: "\(apps[0]) has no \(type) vocabulary"
+                default: "none of \(apps.joined(separator: ", ")) has a \(type) vocabulary"
+                }
             return Answer(resolution: Resolution(kind: .unsupported, reason: reason), candidates: [])
         }
         return try resolve(said, in: searched, type: type, language: language, donated: donated)
@@ -86,7 +89,8 @@ public final class Resolver: Sendable {
     /// Scores a said name against vocabulary sets and decides.
     /// `display` names an item by its id (default: the phrase matched).
     func resolve(
-        _ said: String, in sets: [(app: String, set: VocabularySet, prioritized: Bool)], type: String, language: String, donated: DonationScope?,
+        _ said: String, in sets: [(app: String, set: VocabularySet, prioritized: Bool)], type: String, language: String,
+        donated: DonationScope?,
         display: ((String) -> String)? = nil
     ) throws(ResolverError) -> Answer {
         let rules: SoundAlike
@@ -106,13 +110,17 @@ public final class Resolver: Sendable {
             for form in index.candidates(for: query, limit: policy.maximumCandidates) {
                 let itemIndex = Int(index.formItem[form])
                 let item = index.items[itemIndex]
-                let match = scorer.score(formText: index.formText[form],
-                                         sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
-                                         isPronunciation: index.formIsPronunciation[form])
+                let match = scorer.score(
+                    formText: index.formText[form],
+                    sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
+                    isPronunciation: index.formIsPronunciation[form])
                 let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
-                var candidate = ResolutionPolicy.Candidate(id: item.id, display: display?(item.id) ?? item.phrase, match: match, rank: itemIndex, prior: (prior * 10000).rounded() / 10000)
+                var candidate = ResolutionPolicy.Candidate(
+                    id: item.id, display: display?(item.id) ?? item.phrase, match: match, rank: itemIndex,
+                    prior: (prior * 10000).rounded() / 10000)
                 if useDonations, let donated {
-                    let weight = donations.weight(app: app, intent: donated.intent, parameter: donated.parameter, value: item.id, at: donated.time)
+                    let weight = donations.weight(
+                        app: app, intent: donated.intent, parameter: donated.parameter, value: item.id, at: donated.time)
                     candidate.donation = (weight * 1000).rounded() / 1000
                 }
                 if let existing = best[item.id], existing.total >= candidate.total { continue }
@@ -137,12 +145,15 @@ public final class Resolver: Sendable {
             let parameter = resolved.parameters[i]
             guard let parameterSpec = spec.parameter(parameter.name) else { continue }
             if let appDefinition, !appDefinition.uses(parameter.name, of: frame.name) {
-                resolved.parameters[i].resolution = Resolution(kind: .notRequired, reason: "\(appDefinition.name) does not use \(frame.name).\(parameter.name)")
+                resolved.parameters[i].resolution = Resolution(
+                    kind: .notRequired, reason: "\(appDefinition.name) does not use \(frame.name).\(parameter.name)")
                 continue
             }
             guard let type = parameterSpec.vocabulary, case .text(let said) = parameter.value else { continue }
-            resolved.parameters[i].resolution = try resolve(said, apps: apps, type: type, language: locale.language,
-                                                            donated: DonationScope(intent: frame.name, parameter: parameter.name, time: time)).resolution
+            resolved.parameters[i].resolution = try resolve(
+                said, apps: apps, type: type, language: locale.language,
+                donated: DonationScope(intent: frame.name, parameter: parameter.name, time: time)
+            ).resolution
         }
         resolved.missing = spec.parameters.filter { p in
             p.required && !frame.parameters.contains { $0.name == p.name } && (appDefinition?.uses(p.name, of: frame.name) ?? true)
@@ -156,7 +167,9 @@ extension Resolver {
     /// name two cases share is a disambiguation, which donations may decide), objects against
     /// their vocabulary type, required parameters not said → `needsValue`.
     func resolveCustom(_ frame: IntentFrame, language: String, time: Double) throws(ResolverError) -> IntentFrame {
-        guard let app = context.apps.first(where: { $0.name == frame.app }), let intent = app.customIntents.first(where: { $0.name == frame.name }) else {
+        guard let app = context.apps.first(where: { $0.name == frame.app }),
+            let intent = app.customIntents.first(where: { $0.name == frame.name })
+        else {
             return frame
         }
         var resolved = frame
@@ -167,11 +180,14 @@ extension Resolver {
             switch p.type {
             case .enum:
                 let set = caseSet(app: app, intent: intent, parameter: p, language: language)
-                resolved.parameters[i].resolution = try resolve(parameter.raw, in: [(app.name, set, false)], type: "\(intent.name).\(p.name)", language: language,
-                                                                donated: scope, display: { p.caseName($0, language: language) }).resolution
+                resolved.parameters[i].resolution = try resolve(
+                    parameter.raw, in: [(app.name, set, false)], type: "\(intent.name).\(p.name)", language: language,
+                    donated: scope, display: { p.caseName($0, language: language) }
+                ).resolution
             case .object:
                 guard let type = p.vocabulary, case .text(let said) = parameter.value else { continue }
-                resolved.parameters[i].resolution = try resolve(said, apps: [app.name], type: type, language: language, donated: scope).resolution
+                resolved.parameters[i].resolution = try resolve(said, apps: [app.name], type: type, language: language, donated: scope)
+                    .resolution
             default:
                 continue
             }
@@ -224,13 +240,15 @@ public struct ResolvingParser: UtteranceParser {
 
     public init(context: ParserContext) throws {
         let donations = DonationLog(context.donations)
-        self.init(parser: try IntentParser(context: context, donations: donations), resolver: Resolver(context: context, donations: donations))
+        self.init(
+            parser: try IntentParser(context: context, donations: donations), resolver: Resolver(context: context, donations: donations))
     }
 
     public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult {
         let result = try parser.parse(text, locale: locale, referenceTime: referenceTime)
         guard let intent = result.intent else { return result }
-        return ParseResult(intent: try resolver.resolve(intent, locale: locale, time: referenceTime.secondsSince1970), alternatives: result.alternatives,
-                           reason: result.reason, explanation: result.explanation, shortcut: result.shortcut)
+        return ParseResult(
+            intent: try resolver.resolve(intent, locale: locale, time: referenceTime.secondsSince1970), alternatives: result.alternatives,
+            reason: result.reason, explanation: result.explanation, shortcut: result.shortcut)
     }
 }

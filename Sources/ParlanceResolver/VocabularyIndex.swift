@@ -83,7 +83,8 @@ public final class VocabularyIndex: Sendable {
                         chunk.scriptKeys.append(form.scriptKey)
                         chunk.joinedKeys.append(fnv1a(form.joined))
                         chunk.wordKeys.append(form.words.map(fnv1a))
-                        for word in form.words where (Self.fuzzyMinimumLength...Self.fuzzyMaximumLength).contains(word.unicodeScalars.count) {
+                        for word in form.words where (Self.fuzzyMinimumLength...Self.fuzzyMaximumLength).contains(word.unicodeScalars.count)
+                        {
                             chunk.distinctWords.insert(word)
                         }
                     }
@@ -92,10 +93,17 @@ public final class VocabularyIndex: Sendable {
             }
         }
 
-        var formItem: [UInt32] = [], formIsPronunciation: [Bool] = [], formText: [String] = []
-        var soundStart: [UInt32] = [0], wordSounds: [UInt32] = [], joinedSounds: [UInt32] = [], scriptKeys: [UInt32] = []
-        var joinedEntries: [UInt64] = [], joinedSoundEntries: [UInt64] = []
-        var wordEntries: [UInt64] = [], wordSoundEntries: [UInt64] = []
+        var formItem: [UInt32] = []
+        var formIsPronunciation: [Bool] = []
+        var formText: [String] = []
+        var soundStart: [UInt32] = [0]
+        var wordSounds: [UInt32] = []
+        var joinedSounds: [UInt32] = []
+        var scriptKeys: [UInt32] = []
+        var joinedEntries: [UInt64] = []
+        var joinedSoundEntries: [UInt64] = []
+        var wordEntries: [UInt64] = []
+        var wordSoundEntries: [UInt64] = []
         var distinct: Set<String> = []
         for chunk in chunks {
             let base = UInt32(formItem.count)

@@ -1,7 +1,7 @@
 import Foundation
+import ParlanceICU
 import ParlanceParser
 import ParlanceText
-import ParlanceICU
 
 /// One ordered vocabulary (most important first), immutable, with its candidate index built
 /// per language on first use.
@@ -39,7 +39,9 @@ public final class VocabularyStore: Sendable {
         let scope: String
 
         static func user(_ app: String, _ type: String) -> Key { Key(app: app, type: type, scope: "user") }
-        static func app(_ app: String, _ type: String, _ language: String?) -> Key { Key(app: app, type: type, scope: "app:\(language ?? "*")") }
+        static func app(_ app: String, _ type: String, _ language: String?) -> Key {
+            Key(app: app, type: type, scope: "app:\(language ?? "*")")
+        }
     }
 
     private let sets = Locked<[Key: VocabularySet]>([:])

@@ -8,7 +8,9 @@ public func boundedDistance<E: Equatable>(_ a: UnsafeBufferPointer<E>, _ b: Unsa
     if b.isEmpty { return a.count }
     let width = b.count + 1
     return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
-        var previous2 = 0, previous = width, current = 2 * width
+        var previous2 = 0
+        var previous = width
+        var current = 2 * width
         for j in 0...b.count { rows[previous + j] = j }
         for i in 1...a.count {
             rows[current] = i

@@ -97,7 +97,7 @@ struct MeasureLexicon: Sendable {
     static let cldrUnits: [(String, Measure.Unit)] = [
         ("duration-second", .second), ("duration-minute", .minute), ("duration-hour", .hour),
         ("length-meter", .meter), ("length-kilometer", .kilometer), ("length-mile", .mile),
-        ("energy-kilocalorie", .kilocalorie), ("energy-foodcalorie", .kilocalorie),
+        ("energy-kilocalorie", .kilocalorie), ("energy-foodcalorie", .kilocalorie)
     ]
 
     init(language: String, tokenizer: Tokenizer) throws {
@@ -122,7 +122,8 @@ struct MeasureLexicon: Sendable {
         }
         for phrase in data.phrases {
             guard let unit = Measure.Unit(rawValue: phrase.unit) else {
-                throw LanguageDataError(file: "\(language)/measures.json", message: "phrase '\(phrase.text)': unknown unit '\(phrase.unit)'")
+                throw LanguageDataError(
+                    file: "\(language)/measures.json", message: "phrase '\(phrase.text)': unknown unit '\(phrase.unit)'")
             }
             phrases.insert(tokenizer.phraseKeys(phrase.text), (Decimal(string: "\(phrase.amount)") ?? Decimal(phrase.amount), unit))
         }

@@ -62,7 +62,7 @@ struct DateLexicon: Sendable {
             if keys.count > 1, articles.contains(keys[0]) { phrases.insert(Array(keys.dropFirst()), expression) }
         }
         let units: [(CLDRDates.RelativeUnit, DateExpression.Unit, ClosedRange<Int>)] = [
-            (.day, .day, -2...2), (.week, .week, -1...1), (.month, .month, -1...1), (.year, .year, -1...1),
+            (.day, .day, -2...2), (.week, .week, -1...1), (.month, .month, -1...1), (.year, .year, -1...1)
         ]
         for (cldr, unit, offsets) in units {
             for offset in offsets {
@@ -105,7 +105,8 @@ struct DateLexicon: Sendable {
             } else if let offset = phrase.dayOffset {
                 add(phrase.text, .relative(.day, offset: offset, perSlot: false))
             } else {
-                throw LanguageDataError(file: "\(language)/dates.json", message: "phrase '\(phrase.text)' says neither dayOffset nor weekendOffset")
+                throw LanguageDataError(
+                    file: "\(language)/dates.json", message: "phrase '\(phrase.text)' says neither dayOffset nor weekendOffset")
             }
         }
         self.phrases = phrases
@@ -140,7 +141,8 @@ struct DateLexicon: Sendable {
         for (word, hour) in data.time.namedHours { times.namedHours.insert(tokenizer.phraseKeys(word), hour) }
         for (value, words) in data.time.meridiem {
             guard value == "am" || value == "pm" else {
-                throw LanguageDataError(file: "\(language)/dates.json", message: "at .time.meridiem: expected the keys am and pm, not '\(value)'")
+                throw LanguageDataError(
+                    file: "\(language)/dates.json", message: "at .time.meridiem: expected the keys am and pm, not '\(value)'")
             }
             for word in words { times.meridiem.insert(tokenizer.phraseKeys(word), value) }
         }

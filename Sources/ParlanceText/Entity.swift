@@ -36,7 +36,8 @@ public struct Entity: Sendable, Hashable, Codable {
             case .distance: .distance(try container.decode(Measure.self, forKey: .value))
             case .energy: .energy(try container.decode(Measure.self, forKey: .value))
             }
-        self.init(value: value, span: try container.decode(Span.self, forKey: .span), text: try container.decode(String.self, forKey: .text))
+        self.init(
+            value: value, span: try container.decode(Span.self, forKey: .span), text: try container.decode(String.self, forKey: .text))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -152,7 +153,8 @@ public struct Measure: Sendable, Hashable, Codable {
     /// minutes" once trapped converting to Int), computed in Decimal, so nothing overflows.
     static func isoDuration(seconds: Decimal) -> String {
         func whole(_ value: Decimal) -> Decimal {
-            var value = value, out = Decimal()
+            var value = value
+            var out = Decimal()
             NSDecimalRound(&out, &value, 0, .down)
             return out
         }

@@ -16,7 +16,9 @@ public enum JSONGuard {
 
     /// Throws `TooDeep` when arrays and objects nest deeper than `maximumDepth`.
     public static func check<Bytes: Sequence>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         for byte in bytes {
             if inString {
                 if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }

@@ -64,7 +64,9 @@ private struct Recognition {
         numbers = pack.numbers.find(in: stream, decimal: pack.decimal)
         for number in numbers { numberAt[number.start] = number }
         for number in numbers {
-            if !number.isWeak { candidates.append(Candidate(start: number.start, end: number.end, value: .number(number.value), priority: 1)) }
+            if !number.isWeak {
+                candidates.append(Candidate(start: number.start, end: number.end, value: .number(number.value), priority: 1))
+            }
             amountAfter(number)
             measureAfter(number)
         }
@@ -89,7 +91,10 @@ private struct Recognition {
         guard let best, let code = pack.currencies.resolve(best.entry, regionCurrency: regionCurrency) else { return }
         let (amount, end) = cents(after: best.end, whole: number.value)
         // A bare head noun ("marco" of "marco conversível") yields to a date or a unit.
-        candidates.append(Candidate(start: number.start, end: end, value: .currencyAmount(CurrencyAmount(amount: amount, currency: code)), priority: best.entry.tier == 0 ? 3 : 2))
+        candidates.append(
+            Candidate(
+                start: number.start, end: end, value: .currencyAmount(CurrencyAmount(amount: amount, currency: code)),
+                priority: best.entry.tier == 0 ? 3 : 2))
     }
 
     /// The cents said after a whole amount's currency name, if any: "12 euros 50", "fifteen
@@ -102,9 +107,12 @@ private struct Recognition {
             joined = stream.keys[j]
             j += 1
         }
-        var w = whole, rounded = Decimal()
+        var w = whole
+        var rounded = Decimal()
         NSDecimalRound(&rounded, &w, 0, .plain)
-        guard rounded == whole, let minor = numberAt[j], !minor.isWeak, let n = minor.intValue, (1...99).contains(n) else { return (whole, end) }
+        guard rounded == whole, let minor = numberAt[j], !minor.isWeak, let n = minor.intValue, (1...99).contains(n) else {
+            return (whole, end)
+        }
         let hundredths = Decimal(n) / 100
         if minor.end < stream.count, c.minorUnits.contains(stream.keys[minor.end]) { return (whole + hundredths, minor.end + 1) }
         // No unit after it: a bare number from 10 in digits right after the name, or after a
@@ -121,10 +129,12 @@ private struct Recognition {
         guard let match = pack.currencies.index.longestMatch(in: stream.keys, from: i), match.value.isSymbol,
             let number = numberAt[match.end], number.isDigits,
             // An ISO code is written in capitals: "BOB 10" is bolivianos, "Bob 10" is Bob.
-            !(match.end == i + 1 && stream.keys[i].count == 3 && stream.keys[i].allSatisfy(\.isLetter) && stream.token(i).text != stream.token(i).text.uppercased()),
+            !(match.end == i + 1 && stream.keys[i].count == 3 && stream.keys[i].allSatisfy(\.isLetter)
+                && stream.token(i).text != stream.token(i).text.uppercased()),
             let code = pack.currencies.resolve(match.value, regionCurrency: regionCurrency)
         else { return }
-        candidates.append(Candidate(start: i, end: number.end, value: .currencyAmount(CurrencyAmount(amount: number.value, currency: code)), priority: 3))
+        candidates.append(
+            Candidate(start: i, end: number.end, value: .currencyAmount(CurrencyAmount(amount: number.value, currency: code)), priority: 3))
     }
 
     /// "5 km", "30 minutos", "une heure et demie", "2 Stunden".
@@ -164,13 +174,21 @@ private struct Recognition {
         {
             candidates.append(Candidate(start: i, end: match.end, value: value, priority: 2))
             // "tomorrow at 8 am", "mañana a las 8", "ce soir à 20 h".
-            if let day = pack.dates.day(of: match.value, reference: reference), let time = timeOfDay(at: match.end, evening: match.value.isEvening) {
-                candidates.append(Candidate(start: i, end: time.end, value: .dateTime(reference.dateTime(day, hour: time.hour, minute: time.minute)), priority: 4))
+            if let day = pack.dates.day(of: match.value, reference: reference),
+                let time = timeOfDay(at: match.end, evening: match.value.isEvening)
+            {
+                candidates.append(
+                    Candidate(
+                        start: i, end: time.end, value: .dateTime(reference.dateTime(day, hour: time.hour, minute: time.minute)),
+                        priority: 4))
             }
         }
         if let time = timeOfDay(at: i, evening: false) {
             // A time known only by its connector ("um 10") yields to an amount ("10 Euro").
-            candidates.append(Candidate(start: i, end: time.end, value: .dateTime(reference.dateTime(reference.date, hour: time.hour, minute: time.minute)), priority: time.strong ? 3 : 2))
+            candidates.append(
+                Candidate(
+                    start: i, end: time.end, value: .dateTime(reference.dateTime(reference.date, hour: time.hour, minute: time.minute)),
+                    priority: time.strong ? 3 : 2))
         }
         if let month = pack.dates.months.longestMatch(in: stream.keys, from: i), month.value.standalone {
             let key = stream.keys[i..<month.end].joined(separator: " ")
@@ -318,7 +336,9 @@ private struct Recognition {
         guard parts.count == 3, parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
         let numbers = parts.compactMap { Int($0) }
         guard numbers.count == 3 else { return nil }
-        var y = 0, m = 0, d = 0
+        var y = 0
+        var m = 0
+        var d = 0
         if parts[0].count == 4 {
             (y, m, d) = (numbers[0], numbers[1], numbers[2])
         } else {

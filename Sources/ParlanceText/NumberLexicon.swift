@@ -72,7 +72,8 @@ struct NumberLexicon: Sendable {
         let joiner = table.keys.contains { $0.contains(" ") } ? " " : ""
         self.joiner = joiner
         // Without spaces, a phrase of the table may be split into as many tokens as it has characters.
-        self.longestPhrase = joiner.isEmpty ? (table.keys.map(\.count).max() ?? 1) : (table.keys.map { $0.split(separator: " ").count }.max() ?? 1)
+        self.longestPhrase =
+            joiner.isEmpty ? (table.keys.map(\.count).max() ?? 1) : (table.keys.map { $0.split(separator: " ").count }.max() ?? 1)
         let connectors = Set(data.connectors.map(TextNormalizer.key))
         self.connectors = connectors
         let multipliers = try NumberLexicon.multipliers(spellOut, ruleSets: Array(ruleSets.prefix(3)), table: table)
@@ -113,12 +114,16 @@ struct NumberLexicon: Sendable {
     /// The one word left of `phrase` between `head` and `tail`, written as separate words or
     /// as one compound word; nil when there is not exactly one.
     static func between(_ head: String, _ tail: String, in phrase: String) -> String? {
-        let words = split(phrase), first = split(head), last = tail.isEmpty ? [] : split(tail)
+        let words = split(phrase)
+        let first = split(head)
+        let last = tail.isEmpty ? [] : split(tail)
         if words.count == first.count + last.count + 1, Array(words.prefix(first.count)) == first, Array(words.suffix(last.count)) == last {
             return words[first.count]
         }
         // One compound word: "zweihundertzwanzig" = "zwei" + "hundert" + "zwanzig".
-        let whole = TextNormalizer.key(phrase), start = TextNormalizer.key(head), end = TextNormalizer.key(tail)
+        let whole = TextNormalizer.key(phrase)
+        let start = TextNormalizer.key(head)
+        let end = TextNormalizer.key(tail)
         guard words.count == 1, whole.hasPrefix(start), whole.hasSuffix(end), whole.count > start.count + end.count else { return nil }
         let middle = String(whole.dropFirst(start.count).dropLast(end.count))
         return middle.count > 1 ? middle : nil

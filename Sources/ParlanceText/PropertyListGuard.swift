@@ -21,7 +21,9 @@ public enum PropertyListGuard {
         // crashed it past a check that knew "bplist00" only); Parlance's files are version 00.
         guard bytes.starts(with: Array("bplist".utf8)) else { return }
         guard bytes == Array("bplist00".utf8) else {
-            throw Refused(description: "a binary property list of a version other than 00 (\(String(decoding: bytes, as: UTF8.self).debugDescription))")
+            throw Refused(
+                description:
+                    "a binary property list of a version other than 00 (\(String(decoding: bytes, as: UTF8.self).debugDescription))")
         }
         guard data.count >= 8 + 32 else { throw Refused(description: "a binary property list too short for its trailer") }
         let base = data.startIndex
@@ -32,10 +34,11 @@ public enum PropertyListGuard {
             return value > UInt64(Int.max) ? nil : Int(value)
         }
         let trailer = data.count - 32
-        let offsetSize = Int(data[base + trailer + 6]), referenceSize = Int(data[base + trailer + 7])
+        let offsetSize = Int(data[base + trailer + 6])
+        let referenceSize = Int(data[base + trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
-              let count = integer(at: trailer + 8, size: 8), let top = integer(at: trailer + 16, size: 8),
-              let table = integer(at: trailer + 24, size: 8)
+            let count = integer(at: trailer + 8, size: 8), let top = integer(at: trailer + 16, size: 8),
+            let table = integer(at: trailer + 24, size: 8)
         else { throw Refused(description: "a binary property list with a damaged trailer") }
         guard count >= 1, top < count, table >= 8, table <= trailer, count <= (trailer - table) / offsetSize else {
             throw Refused(description: "a binary property list whose object table does not fit the file")

@@ -47,7 +47,10 @@ public struct ReferenceTime: Sendable, Hashable, CustomStringConvertible {
         let month = try number(2)
         try expect(UInt8(ascii: "-"))
         let day = try number(2)
-        var hour = 0, minute = 0, second = 0, offset = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var offset = 0
         if i < s.count {
             guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: " ") else { throw ReferenceTimeError(text: text) }
             i += 1
@@ -93,8 +96,9 @@ public struct ReferenceTime: Sendable, Hashable, CustomStringConvertible {
         let days = Int((Double(local) / 86400).rounded(.down))
         let civil = CivilDate(days: days)
         let secondsOfDay = local - days * 86400
-        return ReferenceTime(year: civil.year, month: civil.month, day: civil.day, hour: secondsOfDay / 3600,
-                             minute: secondsOfDay % 3600 / 60, second: secondsOfDay % 60, utcOffsetSeconds: offset)
+        return ReferenceTime(
+            year: civil.year, month: civil.month, day: civil.day, hour: secondsOfDay / 3600,
+            minute: secondsOfDay % 3600 / 60, second: secondsOfDay % 60, utcOffsetSeconds: offset)
     }
 
     /// The local calendar date.

@@ -39,7 +39,9 @@ public final class Stemmer: Sendable {
         guard let handle else { return word }
         defer { idle.withLock { if $0.count < 16 { $0.append(handle) } else { sb_stemmer_delete(handle.pointer) } } }
         let bytes = Array(word.utf8)
-        guard let out = bytes.withUnsafeBufferPointer({ sb_stemmer_stem(handle.pointer, $0.baseAddress, Int32($0.count)) }) else { return word }
+        guard let out = bytes.withUnsafeBufferPointer({ sb_stemmer_stem(handle.pointer, $0.baseAddress, Int32($0.count)) }) else {
+            return word
+        }
         let length = Int(sb_stemmer_length(handle.pointer))
         return String(decoding: UnsafeBufferPointer(start: out, count: length), as: UTF8.self)
     }

@@ -40,7 +40,8 @@ struct TokenStream {
 
     /// The text between unit `unit` and the next one ("/" in "21/11").
     func between(_ unit: Int) -> String {
-        let a = token(unit).span.end, b = token(unit + 1).span.start
+        let a = token(unit).span.end
+        let b = token(unit + 1).span.start
         guard b <= scalars.count, a <= b else { return "" }
         return String(String.UnicodeScalarView(scalars[a..<b]))
     }

@@ -63,7 +63,9 @@ public final class Tokenizer: Sendable {
         if let first = scalars.first, first.properties.numericType != nil, first.isASCII {
             let digits = scalars.prefix { $0.isASCII && $0.properties.numericType != nil }.count
             if digits < scalars.count, scalars[digits].properties.isAlphabetic {
-                tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<digits])), span: Span(span.start, span.start + digits), kind: .number))
+                tokens.append(
+                    makeToken(
+                        String(String.UnicodeScalarView(scalars[..<digits])), span: Span(span.start, span.start + digits), kind: .number))
                 splitWord(String(String.UnicodeScalarView(scalars[digits...])), span: Span(span.start + digits, span.end), into: &tokens)
                 return
             }
@@ -74,20 +76,31 @@ public final class Tokenizer: Sendable {
         for elision in elisions where keyCount > elision.key.count && key.hasPrefix(elision.key) {
             let length = elision.key.unicodeScalars.count
             guard length < scalars.count else { break }
-            tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<length])), span: Span(span.start, span.start + length), kind: .word, normalized: elision.expansion))
+            tokens.append(
+                makeToken(
+                    String(String.UnicodeScalarView(scalars[..<length])), span: Span(span.start, span.start + length), kind: .word,
+                    normalized: elision.expansion))
             splitWord(String(String.UnicodeScalarView(scalars[length...])), span: Span(span.start + length, span.end), into: &tokens)
             return
         }
         for suffix in suffixes where keyCount > suffix.count + 1 && key.hasSuffix(suffix) {
             let length = suffix.unicodeScalars.count
             guard length < scalars.count else { break }
-            splitWord(String(String.UnicodeScalarView(scalars[..<(scalars.count - length)])), span: Span(span.start, span.end - length), into: &tokens)
-            tokens.append(makeToken(String(String.UnicodeScalarView(scalars[(scalars.count - length)...])), span: Span(span.end - length, span.end), kind: .word))
+            splitWord(
+                String(String.UnicodeScalarView(scalars[..<(scalars.count - length)])), span: Span(span.start, span.end - length),
+                into: &tokens)
+            tokens.append(
+                makeToken(
+                    String(String.UnicodeScalarView(scalars[(scalars.count - length)...])), span: Span(span.end - length, span.end),
+                    kind: .word))
             return
         }
         if let clitics, let split = clitics.split(scalars) {
             var start = span.start
-            tokens.append(makeToken(String(String.UnicodeScalarView(scalars[..<split.baseLength])), span: Span(start, start + split.baseLength), kind: .word, normalized: split.baseNormalized))
+            tokens.append(
+                makeToken(
+                    String(String.UnicodeScalarView(scalars[..<split.baseLength])), span: Span(start, start + split.baseLength),
+                    kind: .word, normalized: split.baseNormalized))
             start += split.baseLength
             for pronoun in split.pronouns {
                 let text = String(String.UnicodeScalarView(scalars[(start - span.start)..<(start - span.start + pronoun.length)]))
@@ -103,7 +116,9 @@ public final class Tokenizer: Sendable {
     /// French "5\u{202F}km" and "1\u{202F}234" come as one segment: split them at the space.
     static func splitAtSpaces(_ segments: [WordSegment], _ utf16: [UInt16]) -> [WordSegment] {
         func isSpace(_ unit: UInt16) -> Bool { unit == 0x202F || unit == 0x00A0 || unit == 0x2007 }
-        guard segments.contains(where: { $0.category != .none && $0.end - $0.start > 1 && utf16[$0.start..<$0.end].contains(where: isSpace) }) else {
+        guard
+            segments.contains(where: { $0.category != .none && $0.end - $0.start > 1 && utf16[$0.start..<$0.end].contains(where: isSpace) })
+        else {
             return segments
         }
         var result: [WordSegment] = []
@@ -116,7 +131,8 @@ public final class Tokenizer: Sendable {
             for i in segment.start...segment.end where i == segment.end || isSpace(utf16[i]) {
                 if i > start {
                     let first = utf16[start]
-                    let category: WordSegment.Category = (0x30...0x39).contains(first) ? .number : segment.category == .number ? .letter : segment.category
+                    let category: WordSegment.Category =
+                        (0x30...0x39).contains(first) ? .number : segment.category == .number ? .letter : segment.category
                     result.append(WordSegment(start: start, end: i, category: category))
                 }
                 start = i + 1

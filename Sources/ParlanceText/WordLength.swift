@@ -11,7 +11,9 @@ public enum WordLength {
     public static func cut(_ word: String) -> String? {
         guard word.utf8.count > longest else { return nil }
         let scalars = word.unicodeScalars
-        guard let end = scalars.index(scalars.startIndex, offsetBy: longest, limitedBy: scalars.endIndex), end != scalars.endIndex else { return nil }
+        guard let end = scalars.index(scalars.startIndex, offsetBy: longest, limitedBy: scalars.endIndex), end != scalars.endIndex else {
+            return nil
+        }
         return String(scalars[..<end])
     }
 }

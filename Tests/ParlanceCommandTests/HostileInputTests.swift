@@ -29,7 +29,8 @@ import Testing
     }
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile")
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static let cases: [Case] = {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("cases.json")),
@@ -50,13 +51,17 @@ import Testing
         if let expected = test.errors {
             #expect(lines.count == expected.count, "one record per input line")
             let codes: [String?] = lines.map { line in
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return "(not a JSON object)" }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    return "(not a JSON object)"
+                }
                 return (object["error"] as? [String: Any])?["code"] as? String
             }
             #expect(codes == expected)
         }
         for words in test.stderr ?? [] { #expect(run.stderr.contains(words), "standard error says '\(words)': \(run.stderr)") }
-        for words in test.notInStderr ?? [] { #expect(!run.stderr.contains(words), "standard error does not say '\(words)': \(run.stderr)") }
+        for words in test.notInStderr ?? [] {
+            #expect(!run.stderr.contains(words), "standard error does not say '\(words)': \(run.stderr)")
+        }
         for words in test.stdoutContains ?? [] { #expect(run.stdout.contains(words), "standard output says '\(words)'") }
     }
 }
@@ -85,10 +90,13 @@ struct CommandRun {
                 .replacingOccurrences(of: "$REPO", with: HostileInputTests.repository.path)
                 .replacingOccurrences(of: "$TMP", with: scratch.path)
         }
-        let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: out.path, contents: nil)
         FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try stdout.map { path in try #require(FileHandle(forWritingAtPath: path), "cannot open \(path)") } ?? FileHandle(forWritingTo: out)
+        let outHandle =
+            try stdout.map { path in try #require(FileHandle(forWritingAtPath: path), "cannot open \(path)") }
+            ?? FileHandle(forWritingTo: out)
         let errHandle = try FileHandle(forWritingTo: err)
         process.standardOutput = outHandle
         process.standardError = errHandle

@@ -35,10 +35,12 @@ import Testing
         #expect(Self.cases.count >= 25, "Snapshots/cases.json is missing or unreadable")
         let help = try CommandRun(["--help"]).stdout
         // The subcommands the root help lists, each with a `help <subcommand>` case.
-        let listed = help.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first, !line.contains("See '") else { return nil }
-            return String(word)
-        } ?? []
+        let listed =
+            help.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first, !line.contains("See '")
+                else { return nil }
+                return String(word)
+            } ?? []
         #expect(listed.count >= 10)
         let helped = Set(Self.cases.filter { $0.arguments.first == "help" }.compactMap { $0.arguments.dropFirst().first })
         #expect(Set(listed).subtracting(helped).isEmpty, "subcommands without a help snapshot: \(Set(listed).subtracting(helped).sorted())")
@@ -59,7 +61,9 @@ import Testing
             Issue.record("re-recorded \(file.lastPathComponent): review the diff, then run the tests without PARLANCE_RECORD_SNAPSHOTS")
             return
         }
-        let recorded = try #require(try? String(contentsOf: file, encoding: .utf8), "no snapshot \(file.lastPathComponent): record it with PARLANCE_RECORD_SNAPSHOTS=1")
+        let recorded = try #require(
+            try? String(contentsOf: file, encoding: .utf8),
+            "no snapshot \(file.lastPathComponent): record it with PARLANCE_RECORD_SNAPSHOTS=1")
         #expect(rendered == recorded, "\(test.name) differs from its snapshot:\n\(rendered)")
     }
 
@@ -75,7 +79,8 @@ import Testing
             }
             return text
         }
-        let command = (["parlance"] + test.arguments).map { $0.contains(where: { " \"'!?,".contains($0) }) ? "'\($0)'" : $0 }.joined(separator: " ")
+        let command = (["parlance"] + test.arguments).map { $0.contains(where: { " \"'!?,".contains($0) }) ? "'\($0)'" : $0 }.joined(
+            separator: " ")
         return """
             $ \(command)\(test.stdin.map { " < \($0)" } ?? "")
             status: \(run.status)

@@ -17,7 +17,9 @@ import Testing
         gzclose(file)
     }
 
-    func run(_ path: String, plainText: Bool, jobs: Int = 2) throws -> (lines: [[String: Any]], failures: Int, progress: [BatchRunner<BatchLineProcessor>.Progress]) {
+    func run(_ path: String, plainText: Bool, jobs: Int = 2) throws -> (
+        lines: [[String: Any]], failures: Int, progress: [BatchRunner<BatchLineProcessor>.Progress]
+    ) {
         let processor = BatchLineProcessor(parser: try IntentParser(context: .demo), defaultLocale: "en-US", plainText: plainText)
         var runner = BatchRunner(processor: processor, jobs: jobs)
         runner.chunkLines = 50
@@ -28,7 +30,9 @@ import Testing
         var reports: [BatchRunner<BatchLineProcessor>.Progress] = []
         let failures = try runner.run(source: &input, output: out, progress: { reports.append($0) })
         try out.close()
-        let lines = try Data(contentsOf: URL(fileURLWithPath: outPath)).split(separator: 0x0A).map { try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any] }
+        let lines = try Data(contentsOf: URL(fileURLWithPath: outPath)).split(separator: 0x0A).map {
+            try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any]
+        }
         return (lines, failures, reports)
     }
 
@@ -52,7 +56,8 @@ import Testing
 
     @Test func plainTextLinesAreUtterancesNumberedFromOne() throws {
         let path = Self.temporary("in.txt")
-        try Data("MonkeyChat Bobo send more bananas\n\nwhat's the weather\n".utf8 + [0xFF, 0x0A] + "Send a message with MonkeyChat".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("MonkeyChat Bobo send more bananas\n\nwhat's the weather\n".utf8 + [0xFF, 0x0A] + "Send a message with MonkeyChat".utf8)
+            .write(to: URL(fileURLWithPath: path))
         let (lines, failures, _) = try run(path, plainText: true, jobs: 1)
         #expect(lines.map { $0["id"] as? String } == ["1", "2", "3", "4", "5"])
         #expect((lines[0]["intent"] as? [String: Any])?["name"] as? String == "sendMessage")
@@ -76,14 +81,16 @@ import Testing
     }
 
     @Test func aTruncatedGzipFileYieldsEveryCompleteLineThenTheError() throws {
-        let good = Self.temporary("good.gz"), path = Self.temporary("cut.jsonl.gz")
+        let good = Self.temporary("good.gz")
+        let path = Self.temporary("cut.jsonl.gz")
         let text = (0..<3000).map { #"{"id": "\#($0)", "text": "MonkeyChat Bobo hi \#($0)"}"# + "\n" }.joined()
         Self.writeGzip(Array(text.utf8), to: good)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
         try Data(bytes.prefix(bytes.count * 2 / 3)).write(to: URL(fileURLWithPath: path))
         // What zlib can recover of the truncated stream, whole lines only.
         let file = gzopen(path, "rb")!
-        var recovered: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var recovered: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { gzread(file, $0.baseAddress, UInt32($0.count)) }
             if n <= 0 { break }
@@ -100,14 +107,20 @@ import Testing
         let outPath = Self.temporary("out.jsonl")
         FileManager.default.createFile(atPath: outPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        #expect { _ = try runner.run(source: &input, output: out, progress: nil) } throws: { "\($0)".contains(path) && "\($0)".contains("truncated") }
+        #expect { _ = try runner.run(source: &input, output: out, progress: nil) } throws: {
+            "\($0)".contains(path) && "\($0)".contains("truncated")
+        }
         try out.close()
-        let ids = try Data(contentsOf: URL(fileURLWithPath: outPath)).split(separator: 0x0A).map { (try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any])["id"] as? String }
+        let ids = try Data(contentsOf: URL(fileURLWithPath: outPath)).split(separator: 0x0A).map {
+            (try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any])["id"] as? String
+        }
         #expect(ids == (0..<complete).map { String($0) })
     }
 
     @Test func concatenatedGzipMembersAreReadToTheEnd() throws {
-        let a = Self.temporary("a.gz"), b = Self.temporary("b.gz"), path = Self.temporary("ab.jsonl.gz")
+        let a = Self.temporary("a.gz")
+        let b = Self.temporary("b.gz")
+        let path = Self.temporary("ab.jsonl.gz")
         Self.writeGzip(Array((0..<100).map { #"{"id": "a\#($0)", "text": "hi"}"# + "\n" }.joined().utf8), to: a)
         Self.writeGzip(Array((0..<100).map { #"{"id": "b\#($0)", "text": "hi"}"# + "\n" }.joined().utf8), to: b)
         try (Data(contentsOf: URL(fileURLWithPath: a)) + Data(contentsOf: URL(fileURLWithPath: b))).write(to: URL(fileURLWithPath: path))

@@ -7,17 +7,21 @@ import Testing
 
 /// Bad input gets a clear error and loses nothing: one output line per input line, in order.
 @Suite struct BatchRunnerTests {
-    func run(_ input: [UInt8], jobs: Int, chunk: Int = 2048, workBudget: Int = IntentParser.defaultWorkBudget) throws -> (lines: [[String: Any]], failures: Int) {
+    func run(_ input: [UInt8], jobs: Int, chunk: Int = 2048, workBudget: Int = IntentParser.defaultWorkBudget) throws -> (
+        lines: [[String: Any]], failures: Int
+    ) {
         let processor = BatchLineProcessor(parser: try IntentParser(context: .demo, workBudget: workBudget), defaultLocale: "en-US")
         var runner = BatchRunner(processor: processor, jobs: jobs)
         runner.chunkLines = chunk
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("in.jsonl"), outputURL = directory.appendingPathComponent("out.jsonl")
+        let inputURL = directory.appendingPathComponent("in.jsonl")
+        let outputURL = directory.appendingPathComponent("out.jsonl")
         try Data(input).write(to: inputURL)
         FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let inHandle = try FileHandle(forReadingFrom: inputURL), outHandle = try FileHandle(forWritingTo: outputURL)
+        let inHandle = try FileHandle(forReadingFrom: inputURL)
+        let outHandle = try FileHandle(forWritingTo: outputURL)
         let failures = try runner.run(input: inHandle, output: outHandle)
         try outHandle.close()
         let output = try Data(contentsOf: outputURL)
@@ -30,7 +34,10 @@ import Testing
     /// few hundred, a request said twenty times over in one line thousands.
     @Test func aLineOverTheWorkBudgetIsTooSlowAndTheBatchGoesOn() throws {
         let long = String(repeating: "send a message to Bobo saying hi, ", count: 18)
-        let lines = [#"{"id": "a", "text": "call Bobo"}"#, #"{"id": "b", "text": "\#(long)"}"#, #"{"id": "c", "text": "send a message to Bobo saying hi"}"#]
+        let lines = [
+            #"{"id": "a", "text": "call Bobo"}"#, #"{"id": "b", "text": "\#(long)"}"#,
+            #"{"id": "c", "text": "send a message to Bobo saying hi"}"#
+        ]
         let input = Array(lines.joined(separator: "\n").utf8) + [0x0A]
         let (tight, failures) = try run(input, jobs: 2, workBudget: 2_000)
         #expect(failures == 1)
@@ -45,7 +52,8 @@ import Testing
     }
 
     @Test func aFieldOfTheWrongTypeKeepsTheRecordsID() throws {
-        let input = Array(#"{"id": "k7", "text": 42}"#.utf8) + [0x0A] + Array(#"{"id": 8, "text": "hi", "reference_time": true}"#.utf8) + [0x0A]
+        let input =
+            Array(#"{"id": "k7", "text": 42}"#.utf8) + [0x0A] + Array(#"{"id": 8, "text": "hi", "reference_time": true}"#.utf8) + [0x0A]
         let (lines, failures) = try run(input, jobs: 1)
         #expect(failures == 2)
         #expect(lines.map { $0["id"] as? String } == ["k7", "8"])

@@ -11,35 +11,57 @@ import Testing
     }
 
     static func frame(_ domain: String, _ name: String, app: String?, _ parameters: [(String, ParameterValue)] = []) -> IntentFrame {
-        IntentFrame(domain: domain, name: name, app: app, confidence: 0.9,
-                    parameters: parameters.map { Parameter(name: $0.0, value: $0.1, raw: $0.1.display, span: nil) })
+        IntentFrame(
+            domain: domain, name: name, app: app, confidence: 0.9,
+            parameters: parameters.map { Parameter(name: $0.0, value: $0.1, raw: $0.1.display, span: nil) })
     }
 
     static func outcome(_ record: AnnotatedRecord, _ frame: IntentFrame?) -> CorpusRun.Outcome {
         let explanation = Explanation(decidedBy: "template", source: nil, score: nil, appMention: nil, notes: [])
-        return CorpusRun.Outcome(record: record, result: ParseResult(intent: frame, alternatives: [], reason: nil, explanation: explanation), error: nil)
+        return CorpusRun.Outcome(
+            record: record, result: ParseResult(intent: frame, alternatives: [], reason: nil, explanation: explanation), error: nil)
     }
 
     static let outcomes: [CorpusRun.Outcome] = [
         // 1. Right intent and app; content said a little longer (text: token overlap 0.8).
-        outcome(record(#"{"id": "1", "locale": "en-US", "text": "a", "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"], "content": "more bananas"}}}"#),
-                frame("messaging", "sendMessage", app: "MonkeyChat", [("recipients", .text("Bobo")), ("content", .text("more bananas please"))])),
+        outcome(
+            record(
+                #"{"id": "1", "locale": "en-US", "text": "a", "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"], "content": "more bananas"}}}"#
+            ),
+            frame("messaging", "sendMessage", app: "MonkeyChat", [("recipients", .text("Bobo")), ("content", .text("more bananas please"))])
+        ),
         // 2. Right intent, wrong app.
-        outcome(record(#"{"id": "2", "locale": "en-US", "text": "b", "expected": {"domain": "calling", "intent": "startCall", "app": "MonkeyCall", "parameters": {"contacts": ["Ana"]}}}"#),
-                frame("calling", "startCall", app: nil, [("contacts", .text("ana"))])),
+        outcome(
+            record(
+                #"{"id": "2", "locale": "en-US", "text": "b", "expected": {"domain": "calling", "intent": "startCall", "app": "MonkeyCall", "parameters": {"contacts": ["Ana"]}}}"#
+            ),
+            frame("calling", "startCall", app: nil, [("contacts", .text("ana"))])),
         // 3. Wrong intent, same domain.
-        outcome(record(#"{"id": "3", "locale": "en-US", "text": "c", "expected": {"domain": "payments", "intent": "sendPayment", "app": "MonkeyPay", "parameters": {"payee": "Luis", "currencyAmount": {"amount": 20, "currency": "USD"}}}}"#),
-                frame("payments", "requestPayment", app: "MonkeyPay", [("payer", .text("Luis"))])),
+        outcome(
+            record(
+                #"{"id": "3", "locale": "en-US", "text": "c", "expected": {"domain": "payments", "intent": "sendPayment", "app": "MonkeyPay", "parameters": {"payee": "Luis", "currencyAmount": {"amount": 20, "currency": "USD"}}}}"#
+            ),
+            frame("payments", "requestPayment", app: "MonkeyPay", [("payer", .text("Luis"))])),
         // 4. Out of domain, rejected.
-        outcome(record(#"{"id": "4", "locale": "en-US", "text": "d", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#), nil),
+        outcome(
+            record(
+                #"{"id": "4", "locale": "en-US", "text": "d", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#
+            ), nil),
         // 5. Out of domain, accepted.
-        outcome(record(#"{"id": "5", "locale": "en-US", "text": "e", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#),
-                frame("messaging", "sendMessage", app: "MonkeyChat")),
+        outcome(
+            record(
+                #"{"id": "5", "locale": "en-US", "text": "e", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#
+            ),
+            frame("messaging", "sendMessage", app: "MonkeyChat")),
         // 6. In domain, rejected.
-        outcome(record(#"{"id": "6", "locale": "en-US", "text": "f", "expected": {"domain": "workouts", "intent": "startWorkout", "app": "MonkeyFit", "parameters": {"workoutName": "Bananarific"}}}"#), nil),
+        outcome(
+            record(
+                #"{"id": "6", "locale": "en-US", "text": "f", "expected": {"domain": "workouts", "intent": "startWorkout", "app": "MonkeyFit", "parameters": {"workoutName": "Bananarific"}}}"#
+            ), nil)
     ]
 
-    static let settings = EvaluationReport.Settings(parlanceVersion: "test", icuVersion: "72.1", date: "2026-11-21T10:00:00Z", context: nil, corpora: [], options: [:])
+    static let settings = EvaluationReport.Settings(
+        parlanceVersion: "test", icuVersion: "72.1", date: "2026-11-21T10:00:00Z", context: nil, corpora: [], options: [:])
 
     @Test func metricsAgreeWithAHandCount() throws {
         let report = EvaluationReport(outcomes: Self.outcomes, settings: Self.settings)
@@ -75,9 +97,10 @@ import Testing
         #expect(l.errors.map(\.id) == ["1", "2", "3", "5", "6"])
         // What is wrong with each (errors.jsonl).
         #expect(l.allErrors.map(\.id) == ["1", "2", "3", "5", "6"])
-        #expect(l.allErrors.map { $0.what ?? [] } == [
-            ["parameter content: wrong"], ["app"], ["intent"], ["accepted out of domain"], ["rejected"],
-        ])
+        #expect(
+            l.allErrors.map { $0.what ?? [] } == [
+                ["parameter content: wrong"], ["app"], ["intent"], ["accepted out of domain"], ["rejected"]
+            ])
         #expect(l.worstConfusions(10).count == 3)
     }
 
@@ -102,7 +125,11 @@ import Testing
         var current = EvaluationReport(outcomes: Self.outcomes, settings: Self.settings)
         // The baseline got record 3 right and rejected record 5.
         var better = Self.outcomes
-        better[2] = Self.outcome(better[2].record, Self.frame("payments", "sendPayment", app: "MonkeyPay", [("payee", .text("Luis")), ("currencyAmount", .currencyAmount(.init(amount: 20, currency: "USD")))]))
+        better[2] = Self.outcome(
+            better[2].record,
+            Self.frame(
+                "payments", "sendPayment", app: "MonkeyPay",
+                [("payee", .text("Luis")), ("currencyAmount", .currencyAmount(.init(amount: 20, currency: "USD")))]))
         better[4] = Self.outcome(better[4].record, nil)
         let baseline = EvaluationReport(outcomes: better, settings: Self.settings)
         current.compare(with: baseline)
@@ -111,7 +138,9 @@ import Testing
         #expect(changes.contains { $0.metric == "en-US intent accuracy" && abs($0.delta + 0.25) < 1e-9 && $0.regression })
         #expect(changes.contains { $0.metric == "en-US out-of-domain rejection" && $0.regression })
         // Regressions come before any improvement.
-        if let firstBetter = changes.firstIndex(where: { !$0.regression }) { #expect(changes[firstBetter...].allSatisfy { !$0.regression }) }
+        if let firstBetter = changes.firstIndex(where: { !$0.regression }) {
+            #expect(changes[firstBetter...].allSatisfy { !$0.regression })
+        }
         #expect(current.locales(below: 0.6) == ["en-US"])
         #expect(current.locales(below: 0.5).isEmpty)
     }
@@ -119,7 +148,9 @@ import Testing
     @Test func sha256MatchesKnownDigests() {
         #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(Data(String(repeating: "a", count: 1000).utf8)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            SHA256.hex(Data(String(repeating: "a", count: 1000).utf8)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
+        )
     }
 }
 
@@ -128,8 +159,10 @@ import Testing
     @Test func crlfAndBlankLinesAreRead() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-crlf-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
-        let line = #"{"id": "ID", "locale": "en-US", "text": "hi", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#
-        try (line.replacingOccurrences(of: "ID", with: "a") + "\r\n\r\n" + line.replacingOccurrences(of: "ID", with: "b") + "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        let line =
+            #"{"id": "ID", "locale": "en-US", "text": "hi", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#
+        try (line.replacingOccurrences(of: "ID", with: "a") + "\r\n\r\n" + line.replacingOccurrences(of: "ID", with: "b") + "\r\n").write(
+            to: url, atomically: true, encoding: .utf8)
         #expect(try AnnotatedRecord.load(url.path).map(\.id) == ["a", "b"])
         // A bad third line (after a blank one) is named by its line number.
         try (line + "\r\n\r\n" + String(repeating: "[", count: 600) + "\r\n").write(to: url, atomically: true, encoding: .utf8)

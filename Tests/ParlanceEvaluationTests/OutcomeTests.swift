@@ -1,9 +1,9 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceEvaluation
 @testable import ParlanceParser
-import ParlanceText
 
 /// `batch --outcomes` and `eval --from-outcomes`: per-line counts that add up, in any order,
 /// to the report `parlance eval` writes for the same lines.
@@ -11,7 +11,8 @@ import ParlanceText
     // MARK: Exact sums
 
     @Test func anExactSumRoundsOnceNotAtEveryStep() {
-        var exact = ExactSum(), naive = 0.0
+        var exact = ExactSum()
+        var naive = 0.0
         for _ in 0..<10 {
             exact.add(0.1)
             naive += 0.1
@@ -68,19 +69,30 @@ import ParlanceText
     /// lacks and confidences in several bins.
     static var outcomes: [CorpusRun.Outcome] {
         var outcomes = EvaluationReportTests.outcomes
-        let resolved = EvaluationReportTests.record(#"{"id": "7", "locale": "en-US", "text": "g", "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"]}, "resolution": {"recipients": {"kind": "success", "items": ["bobo"]}}}}"#)
-        let frame = IntentFrame(domain: "messaging", name: "sendMessage", app: "MonkeyChat", confidence: 0.437,
-                                parameters: [Parameter(name: "recipients", value: .text("Bobo"), raw: "Bobo", span: nil)])
+        let resolved = EvaluationReportTests.record(
+            #"{"id": "7", "locale": "en-US", "text": "g", "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"]}, "resolution": {"recipients": {"kind": "success", "items": ["bobo"]}}}}"#
+        )
+        let frame = IntentFrame(
+            domain: "messaging", name: "sendMessage", app: "MonkeyChat", confidence: 0.437,
+            parameters: [Parameter(name: "recipients", value: .text("Bobo"), raw: "Bobo", span: nil)])
         outcomes.append(EvaluationReportTests.outcome(resolved, frame))
-        let unavailable = EvaluationReportTests.record(#"{"id": "8", "locale": "fr-FR", "text": "h", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}, "unavailableApp": "WhatsApp"}}"#)
+        let unavailable = EvaluationReportTests.record(
+            #"{"id": "8", "locale": "fr-FR", "text": "h", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}, "unavailableApp": "WhatsApp"}}"#
+        )
         outcomes.append(CorpusRun.Outcome(record: unavailable, result: nil, error: "bad reference time"))
         // Many confidences in one bin and many partial texts: sums whose rounding depends on
         // the order of the additions, unless they are exact.
         for k in 0..<60 {
-            let record = EvaluationReportTests.record(#"{"id": "m\#(k)", "locale": "en-US", "text": "m", "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"], "content": "bring \#(k) ripe bananas for the whole troop"}}}"#)
-            let frame = IntentFrame(domain: "messaging", name: "sendMessage", app: "MonkeyChat", confidence: 0.9 + Double(k % 97) / 1000,
-                                    parameters: [Parameter(name: "recipients", value: .text("Bobo"), raw: "Bobo", span: nil),
-                                                 Parameter(name: "content", value: .text("bring \(k) bananas" + String(repeating: " now", count: k % 5)), raw: "", span: nil)])
+            let record = EvaluationReportTests.record(
+                #"{"id": "m\#(k)", "locale": "en-US", "text": "m", "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"], "content": "bring \#(k) ripe bananas for the whole troop"}}}"#
+            )
+            let frame = IntentFrame(
+                domain: "messaging", name: "sendMessage", app: "MonkeyChat", confidence: 0.9 + Double(k % 97) / 1000,
+                parameters: [
+                    Parameter(name: "recipients", value: .text("Bobo"), raw: "Bobo", span: nil),
+                    Parameter(
+                        name: "content", value: .text("bring \(k) bananas" + String(repeating: " now", count: k % 5)), raw: "", span: nil)
+                ])
             outcomes.append(EvaluationReportTests.outcome(record, frame))
         }
         return outcomes
@@ -106,12 +118,14 @@ import ParlanceText
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<6 {
             let data = Data(lines.shuffled(using: &generator).joined(separator: "\n").utf8)
-            let summed = EvaluationReport(locales: try ReportOutcome.sum(jsonLines: data, file: "outcomes.jsonl"), settings: EvaluationReportTests.settings)
+            let summed = EvaluationReport(
+                locales: try ReportOutcome.sum(jsonLines: data, file: "outcomes.jsonl"), settings: EvaluationReportTests.settings)
             #expect(try Self.localesWithoutSamples(summed) == Self.localesWithoutSamples(report))
         }
         // Every summable field took part: the report has a resolution, an unavailable app,
         // two locales and a failure, and the summed report leaves the sample errors out.
-        let en = try #require(report.locales["en-US"]), fr = try #require(report.locales["fr-FR"])
+        let en = try #require(report.locales["en-US"])
+        let fr = try #require(report.locales["fr-FR"])
         #expect(en.resolution?.expected == 1 && fr.unavailableAppExpected == 1 && fr.failures == 1)
         let summed = try ReportOutcome.sum(jsonLines: Data(lines.joined(separator: "\n").utf8), file: "o")
         let encoded = try Self.json(EvaluationReport(locales: summed, settings: EvaluationReportTests.settings))
@@ -128,13 +142,17 @@ import ParlanceText
     }
 
     @Test func aLineThatIsNotAnOutcomeIsNamed() throws {
-        let data = Data("{\"locale\": \"en-US\", \"counts\": {\"records\": 1}}\n\n{\"locale\": \"en-US\", \"counts\": {\"recrods\": 1}}\n".utf8)
+        let data = Data(
+            "{\"locale\": \"en-US\", \"counts\": {\"records\": 1}}\n\n{\"locale\": \"en-US\", \"counts\": {\"recrods\": 1}}\n".utf8)
         #expect {
             _ = try ReportOutcome.sum(jsonLines: data, file: "o.jsonl")
         } throws: { error in
             "\(error)".hasPrefix("o.jsonl:3: not an outcome") && "\(error)".contains("recrods")
         }
-        let sum = try ReportOutcome.sum(jsonLines: Data("{\"locale\": \"en-US\", \"counts\": {\"records\": 1}}\n{\"locale\": \"en-US\", \"counts\": {\"records\": 2}}".utf8), file: "o")
+        let sum = try ReportOutcome.sum(
+            jsonLines: Data(
+                "{\"locale\": \"en-US\", \"counts\": {\"records\": 1}}\n{\"locale\": \"en-US\", \"counts\": {\"records\": 2}}".utf8),
+            file: "o")
         #expect(sum["en-US"]?.records == 3)
     }
 
@@ -149,21 +167,24 @@ import ParlanceText
             #"{"id": "a", "locale": "en-US", "text": "MonkeyChat Bobo send more bananas", \#(time), "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"], "content": "more bananas"}}}"#,
             #"{"id": "b", "text": "What's the weather like?", \#(time), "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#,
             #"{"id": "c", "locale": "es-ES", "text": "Manda un mensaje a Bobo en MonkeyChat que diga hola", \#(time), "expected": {"domain": "messaging", "intent": "sendMessage", "app": "MonkeyChat", "parameters": {"recipients": ["Bobo"], "content": "hola"}}}"#,
-            #"{"id": "d", "locale": "en-US", "text": "Call Bobo", "reference_time": "yesterday", "expected": {"domain": "calling", "intent": "startCall", "app": null, "parameters": {}}}"#,
+            #"{"id": "d", "locale": "en-US", "text": "Call Bobo", "reference_time": "yesterday", "expected": {"domain": "calling", "intent": "startCall", "app": null, "parameters": {}}}"#
         ]
         let unmeasured = [
             #"{"id": "e", "locale": "en-US", "text": "MonkeyChat Bobo send more bananas"}"#,  // no expected
-            #"{"id": "f", "locale": "ja-JP", "text": "こんにちは", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#,  // no grammar
-            #"{"id": "g", "locale": "xx-??", "text": "hi", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#,  // bad locale
+            // no grammar
+            #"{"id": "f", "locale": "ja-JP", "text": "こんにちは", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#,
+            // bad locale
+            #"{"id": "g", "locale": "xx-??", "text": "hi", "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#,
             #"{"id": "h", "text": 7, "expected": {"domain": null, "intent": null, "app": null, "parameters": {}}}"#,  // text not a string
-            #"{"id": "i", "locale": "en-US""#,  // bad JSON
+            #"{"id": "i", "locale": "en-US""#  // bad JSON
         ]
         var outcomeLines: [String] = []
         for line in measured + unmeasured {
             let record = processor.process(Array(line.utf8), number: 1)
             // The output record is the batch's own, with "outcome" added.
             var object = try #require(try JSONSerialization.jsonObject(with: ParlanceJSON.encoder().encode(record)) as? [String: Any])
-            let plain = try #require(try JSONSerialization.jsonObject(with: ParlanceJSON.encoder().encode(batch.process(Array(line.utf8)))) as? [String: Any])
+            let plain = try #require(
+                try JSONSerialization.jsonObject(with: ParlanceJSON.encoder().encode(batch.process(Array(line.utf8)))) as? [String: Any])
             let outcome = object.removeValue(forKey: "outcome")
             #expect(NSDictionary(dictionary: object).isEqual(to: plain))
             #expect((outcome != nil) == measured.contains(line), "\(line)")
@@ -172,8 +193,9 @@ import ParlanceText
         let records = measured.map { try! JSONDecoder().decode(AnnotatedRecord.self, from: Data($0.utf8)) }
         let eval = EvaluationReport(outcomes: CorpusRun(parser: parser).parse(records), settings: EvaluationReportTests.settings)
         #expect(eval.locales["en-US"]?.failures == 1 && eval.locales["es-ES"]?.records == 1)
-        let summed = EvaluationReport(locales: try ReportOutcome.sum(jsonLines: Data(outcomeLines.joined(separator: "\n").utf8), file: "o"),
-                                      settings: EvaluationReportTests.settings)
+        let summed = EvaluationReport(
+            locales: try ReportOutcome.sum(jsonLines: Data(outcomeLines.joined(separator: "\n").utf8), file: "o"),
+            settings: EvaluationReportTests.settings)
         #expect(try Self.localesWithoutSamples(summed) == Self.localesWithoutSamples(eval))
     }
 }

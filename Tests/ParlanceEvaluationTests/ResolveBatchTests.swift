@@ -9,7 +9,8 @@ import Testing
 @Suite struct ResolveBatchTests {
     @Test(arguments: [1, 2])
     func everyLineGetsOneRecordInOrder(jobs: Int) throws {
-        let processor = ResolveLineProcessor(resolver: Resolver(context: .demo), defaultLocale: "en-US", defaultApp: "MonkeyChat", defaultType: "contactName")
+        let processor = ResolveLineProcessor(
+            resolver: Resolver(context: .demo), defaultLocale: "en-US", defaultApp: "MonkeyChat", defaultType: "contactName")
         var runner = BatchRunner(processor: processor, jobs: jobs)
         runner.chunkLines = 16
         var input = ""
@@ -25,13 +26,16 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-resolve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inURL = directory.appendingPathComponent("in.jsonl"), outURL = directory.appendingPathComponent("out.jsonl")
+        let inURL = directory.appendingPathComponent("in.jsonl")
+        let outURL = directory.appendingPathComponent("out.jsonl")
         try Data(input.utf8).write(to: inURL)
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let failures = try runner.run(input: try FileHandle(forReadingFrom: inURL), output: out)
         try out.close()
-        let lines = try Data(contentsOf: outURL).split(separator: 0x0A).map { try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any] }
+        let lines = try Data(contentsOf: outURL).split(separator: 0x0A).map {
+            try JSONSerialization.jsonObject(with: Data($0)) as! [String: Any]
+        }
         #expect(lines.count == 100)
         #expect(failures == 3)
         for (n, line) in lines.enumerated() {

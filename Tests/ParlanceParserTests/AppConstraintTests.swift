@@ -1,8 +1,8 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
-import ParlanceText
 
 /// Apps that are not there (well-known services, installed apps without intents), the named
 /// app as a constraint on the readings, and the context checks that go with them.
@@ -10,13 +10,15 @@ import ParlanceText
     static let time = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
 
     /// A device: a messaging app, a payments-only app, a rides app; Strava installed without intents.
-    static let device = try! ParserContext.decode(Data("""
-        {"apps": [
-          {"name": "Chatterbox", "intents": ["sendMessage", "searchForMessages"], "userVocabulary": {"contactName": ["Nadia", "Paul", "Lydia Brown"]}},
-          {"name": "Coinpurse", "intents": ["sendPayment", "requestPayment"], "userVocabulary": {"contactName": ["Marta", "Paul"]}},
-          {"name": "Hopper", "intents": ["requestRide", "getRideStatus"]}],
-         "installedApps": ["Strava", "Notion"]}
-        """.utf8), file: "device.json")
+    static let device = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [
+              {"name": "Chatterbox", "intents": ["sendMessage", "searchForMessages"], "userVocabulary": {"contactName": ["Nadia", "Paul", "Lydia Brown"]}},
+              {"name": "Coinpurse", "intents": ["sendPayment", "requestPayment"], "userVocabulary": {"contactName": ["Marta", "Paul"]}},
+              {"name": "Hopper", "intents": ["requestRide", "getRideStatus"]}],
+             "installedApps": ["Strava", "Notion"]}
+            """.utf8), file: "device.json")
 
     static let noApps = try! ParserContext.decode(Data(#"{"apps": []}"#.utf8), file: "no-apps.json")
 
@@ -42,7 +44,7 @@ import ParlanceText
         ("whatsappea a Nadia que llego tarde", "es-ES", "WhatsApp"),
         ("tu peux venmoer 10 dollars à Paul ?", "fr-FR", "Venmo"),
         ("Telegram Paul: running late", "en-US", "Telegram"),
-        ("Telegram a Nadia: llego en diez minutos", "es-ES", "Telegram"),
+        ("Telegram a Nadia: llego en diez minutos", "es-ES", "Telegram")
     ])
     func anAppThatIsNotThereGetsNoIntent(text: String, locale: String, app: String) throws {
         let result = try parse(text, locale)
@@ -101,21 +103,35 @@ import ParlanceText
     }
 
     @Test func anInstalledAppThatIsAlsoAnAppOfTheContextIsAnError() throws {
-        let json = #"{"apps": [{"name": "Chatterbox", "alternativeNames": [{"name": "Chatter Box"}], "intents": ["sendMessage"]}], "installedApps": ["Strava", "chatter box"]}"#
+        let json =
+            #"{"apps": [{"name": "Chatterbox", "alternativeNames": [{"name": "Chatter Box"}], "intents": ["sendMessage"]}], "installedApps": ["Strava", "chatter box"]}"#
         #expect {
             _ = try ParserContext.decode(Data(json.utf8), file: "bad.json")
         } throws: { error in
             let text = "\(error)"
-            return text.contains("installedApps[1]") && text.contains("chatter box") && text.contains("Chatterbox") && text.contains("bad.json")
+            return text.contains("installedApps[1]") && text.contains("chatter box") && text.contains("Chatterbox")
+                && text.contains("bad.json")
         }
     }
 
     @Test(arguments: [
-        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "chatter box", "intents": ["startCall"]}]}"#, "also the name of apps[0]"),
-        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "Dialer", "alternativeNames": [{"name": "CHATTERBOX"}], "intents": ["startCall"]}]}"#, "also the name of apps[0]"),
+        (
+            #"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "chatter box", "intents": ["startCall"]}]}"#,
+            "also the name of apps[0]"
+        ),
+        (
+            #"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"]}, {"name": "Dialer", "alternativeNames": [{"name": "CHATTERBOX"}], "intents": ["startCall"]}]}"#,
+            "also the name of apps[0]"
+        ),
         (#"{"apps": [{"name": "Chatterbox", "intents": []}]}"#, "no intents"),
-        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactNames": ["Nadia"]}}]}"#, "no vocabulary type 'contactNames'"),
-        (#"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": [{"id": "n1", "phrase": "Nadia"}, {"id": "n1", "phrase": "Rob"}]}}]}"#, "two items have the id 'n1'"),
+        (
+            #"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactNames": ["Nadia"]}}]}"#,
+            "no vocabulary type 'contactNames'"
+        ),
+        (
+            #"{"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": [{"id": "n1", "phrase": "Nadia"}, {"id": "n1", "phrase": "Rob"}]}}]}"#,
+            "two items have the id 'n1'"
+        )
     ])
     func contextsThatCannotBeMeantAreErrors(json: String, message: String) throws {
         #expect {
@@ -126,7 +142,9 @@ import ParlanceText
     }
 
     @Test func aServiceTheUserHasAsAnAppIsThatApp() throws {
-        let context = try ParserContext.decode(Data(#"{"apps": [{"name": "WhatsApp", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia"]}}]}"#.utf8), file: "wa.json")
+        let context = try ParserContext.decode(
+            Data(#"{"apps": [{"name": "WhatsApp", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia"]}}]}"#.utf8),
+            file: "wa.json")
         let result = try parse("send a message to Nadia on WhatsApp saying hi", context: context)
         #expect(result.intent?.app == "WhatsApp")
         #expect(result.unavailableApp == nil)
@@ -136,17 +154,20 @@ import ParlanceText
 /// An app mention is never inside a name or a place: not when it is left in place, nor across
 /// the gap it leaves when it is taken out.
 @Suite struct MentionBoundaryTests {
-    static let context = try! ParserContext.decode(Data("""
-        {"apps": [{"name": "Tinkle", "intents": ["startCall"], "userVocabulary": {"contactName": ["Marta Ruiz", "Paul"]}},
-                  {"name": "Hopper", "intents": ["requestRide"]}]}
-        """.utf8), file: "device.json")
+    static let context = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [{"name": "Tinkle", "intents": ["startCall"], "userVocabulary": {"contactName": ["Marta Ruiz", "Paul"]}},
+                      {"name": "Hopper", "intents": ["requestRide"]}]}
+            """.utf8), file: "device.json")
 
     @Test(arguments: [
         ("please call Marta Ruiz with Tinkle straight away", "contacts", "Marta Ruiz"),
-        ("call Paul on Tinkle right now please", "contacts", "Paul"),
+        ("call Paul on Tinkle right now please", "contacts", "Paul")
     ])
     func noValueSpansTheAppMention(text: String, parameter: String, value: String) throws {
-        let result = try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time)
+        let result = try IntentParser(context: Self.context).parse(
+            text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time)
         let frame = try #require(result.intent, "\(text): \(result.reason ?? "")")
         #expect(frame.app == "Tinkle")
         let values = frame.parameters.filter { $0.name == parameter }.map(\.raw)
@@ -158,10 +179,12 @@ import ParlanceText
 /// Names go where the user's vocabulary puts them: a group name to `groupName`, an app's
 /// option that contains the app's name to the option, not the app.
 @Suite struct VocabularyPlacementTests {
-    static let context = try! ParserContext.decode(Data("""
-        {"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia", "Paul"], "contactGroupName": ["Book Club", "Los Primos"]}},
-                  {"name": "Hopper", "intents": ["requestRide"], "appVocabularyItems": {"rideOptionName": ["Hopper Max", "Shared"]}}]}
-        """.utf8), file: "device.json")
+    static let context = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [{"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia", "Paul"], "contactGroupName": ["Book Club", "Los Primos"]}},
+                      {"name": "Hopper", "intents": ["requestRide"], "appVocabularyItems": {"rideOptionName": ["Hopper Max", "Shared"]}}]}
+            """.utf8), file: "device.json")
 
     func parse(_ text: String) throws -> IntentFrame? {
         try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time).intent

@@ -1,8 +1,8 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
-import ParlanceText
 
 /// Custom intent declarations (the demo's Soup Chef), their responses and examples.
 @Suite struct CustomIntentTests {
@@ -23,16 +23,22 @@ import ParlanceText
         ("en-US", 2.0, 1.0, "Your 2 tomato soups will be ready in 1 minute."),
         ("en-US", 1.0, 10.0, "Your tomato soup will be ready in 10 minutes."),
         ("es-ES", 1.0, 10.0, "Tu sopa de tomate estará lista en 10 minutos."),
-        ("fr-FR", 2.0, 1.0, "Vos 2 soupes à la tomate seront prêtes dans 1 minute."),
+        ("fr-FR", 2.0, 1.0, "Vos 2 soupes à la tomate seront prêtes dans 1 minute.")
     ])
     func responsesAreRenderedInTheUsersLanguage(locale: String, quantity: Double, wait: Double, expected: String) throws {
-        let text = try Self.orderSoup.render(code: "success", properties: ["soup": .string("tomato"), "quantity": .number(quantity), "waitTime": .number(wait)], locale: ParlanceLocale(locale))
+        let text = try Self.orderSoup.render(
+            code: "success", properties: ["soup": .string("tomato"), "quantity": .number(quantity), "waitTime": .number(wait)],
+            locale: ParlanceLocale(locale))
         #expect(text == expected)
     }
 
     @Test func responseErrorsSayWhatIsMissing() throws {
-        #expect { try Self.orderSoup.render(code: "nope", properties: [:], locale: ParlanceLocale("en")) } throws: { "\($0)".contains("has no response 'nope'") }
-        #expect { try Self.orderSoup.render(code: "success", properties: [:], locale: ParlanceLocale("de")) } throws: { "\($0)".contains("has no de template") }
+        #expect { try Self.orderSoup.render(code: "nope", properties: [:], locale: ParlanceLocale("en")) } throws: {
+            "\($0)".contains("has no response 'nope'")
+        }
+        #expect { try Self.orderSoup.render(code: "success", properties: [:], locale: ParlanceLocale("de")) } throws: {
+            "\($0)".contains("has no de template")
+        }
     }
 
     @Test func examplesFillTheirSlots() {
@@ -46,16 +52,23 @@ import ParlanceText
         (#"{"name": "x", "category": "teleport"}"#, "unknown category 'teleport'"),
         (#"{"name": "x", "parameters": [{"name": "a", "type": "colour"}]}"#, "unknown parameter type 'colour'"),
         (#"{"name": "x", "parameters": [{"name": "a", "type": "enum"}]}"#, "an enum parameter needs its cases"),
-        (#"{"name": "x", "parameters": [{"name": "a", "type": "string"}], "phrases": {"en": ["do {b}"]}}"#, "names '{b}', which is not a parameter of x"),
+        (
+            #"{"name": "x", "parameters": [{"name": "a", "type": "string"}], "phrases": {"en": ["do {b}"]}}"#,
+            "names '{b}', which is not a parameter of x"
+        ),
         (#"{"name": "x", "shortcutTypes": [{"parameters": ["z"], "title": {"en": "t"}}]}"#, "shortcut type names 'z'"),
         // A response template ICU cannot read is an error when the context loads.
-        (#"{"name": "x", "responses": {"ready": {"success": true, "templates": {"fr": "Prête dans {minutes, plural, one {# minute}"}}}}"#,
-         "response 'ready' (fr): bad message pattern"),
-        (#"{"name": "x", "responses": {"ready": {"success": true, "templates": {"en": "{n, plural, one {# soup}}"}}}}"#,
-         "response 'ready' (en): bad message pattern"),
+        (
+            #"{"name": "x", "responses": {"ready": {"success": true, "templates": {"fr": "Prête dans {minutes, plural, one {# minute}"}}}}"#,
+            "response 'ready' (fr): bad message pattern"
+        ),
+        (
+            #"{"name": "x", "responses": {"ready": {"success": true, "templates": {"en": "{n, plural, one {# soup}}"}}}}"#,
+            "response 'ready' (en): bad message pattern"
+        )
     ])
     func badDeclarationsAreClearErrors(json: String, message: String) {
-        let context = #"{"apps": [{"name": "App", "intents": ["#+json+"]}]}"
+        let context = #"{"apps": [{"name": "App", "intents": ["# + json + "]}]}"
         #expect { try ParserContext.decode(Data(context.utf8), file: "ctx.json") } throws: { error in
             "\(error)".contains("ctx.json") && "\(error)".contains(message)
         }

@@ -1,8 +1,8 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
-import ParlanceText
 
 /// Donations in parsing: the app the user uses for an intent, when none is named and several
 /// could; deletion by id, group or all; the journal file the command line reads.
@@ -11,14 +11,18 @@ import ParlanceText
     static let en = try! ParlanceLocale("en-US")
 
     /// Two messaging apps that both know Bobo.
-    static let context = try! ParserContext.decode(Data("""
-        {"apps": [
-          {"name": "MonkeyChat", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Bobo"]}},
-          {"name": "BananaMail", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Bobo"]}}]}
-        """.utf8), file: "two-apps.json")
+    static let context = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [
+              {"name": "MonkeyChat", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Bobo"]}},
+              {"name": "BananaMail", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Bobo"]}}]}
+            """.utf8), file: "two-apps.json")
 
     static func message(_ id: String, app: String, group: String? = nil, at date: String = "2026-11-21T09:00:00Z") throws -> Donation {
-        Donation(id: id, group: group, app: app, intent: "sendMessage", parameters: ["recipients": .text("Bobo")], date: try ReferenceTime(iso8601: date))
+        Donation(
+            id: id, group: group, app: app, intent: "sendMessage", parameters: ["recipients": .text("Bobo")],
+            date: try ReferenceTime(iso8601: date))
     }
 
     @Test func theAppUsedOftenAndRecentlyTakesARequestThatNamesNone() throws {
@@ -34,7 +38,9 @@ import ParlanceText
         #expect(after.intent?.app == "BananaMail")
         #expect(after.explanation.notes.contains { $0.contains("app BananaMail from donations") })
         // Naming the app still decides.
-        #expect(try parser.parse("Send a message to Bobo on MonkeyChat saying hi", locale: Self.en, referenceTime: Self.noon).intent?.app == "MonkeyChat")
+        #expect(
+            try parser.parse("Send a message to Bobo on MonkeyChat saying hi", locale: Self.en, referenceTime: Self.noon).intent?.app
+                == "MonkeyChat")
         // Used as often in both: no clear lead, no app.
         log.record(try Self.message("m2", app: "MonkeyChat", group: "chat-bobo"))
         #expect(try parser.parse(text, locale: Self.en, referenceTime: Self.noon).intent?.app == nil)
@@ -79,9 +85,13 @@ import ParlanceText
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("journal.jsonl")
-        let donate = #"{"donate": {"id": "ID", "group": "G", "app": "BananaMail", "intent": "sendMessage", "parameters": {"recipients": "Bobo"}, "date": "2026-11-20T10:00:00+01:00"}}"#
-        func line(_ id: String, _ group: String) -> String { donate.replacingOccurrences(of: "ID", with: id).replacingOccurrences(of: "\"G\"", with: "\"\(group)\"") }
-        try [line("a", "x"), line("b", "y"), line("c", "y"), #"{"delete": {"group": "y"}}"#, line("d", "x"), #"{"delete": {"ids": ["a"]}}"#].joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        let donate =
+            #"{"donate": {"id": "ID", "group": "G", "app": "BananaMail", "intent": "sendMessage", "parameters": {"recipients": "Bobo"}, "date": "2026-11-20T10:00:00+01:00"}}"#
+        func line(_ id: String, _ group: String) -> String {
+            donate.replacingOccurrences(of: "ID", with: id).replacingOccurrences(of: "\"G\"", with: "\"\(group)\"")
+        }
+        try [line("a", "x"), line("b", "y"), line("c", "y"), #"{"delete": {"group": "y"}}"#, line("d", "x"), #"{"delete": {"ids": ["a"]}}"#]
+            .joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
         let log = DonationLog()
         try log.replay(contentsOf: url, context: Self.context)
         #expect(log.all.map(\.id) == ["d"])
@@ -89,13 +99,18 @@ import ParlanceText
 
         for (bad, message) in [
             (#"{"delete": {}}"#, "line 2: "),
-            (#"{"donate": {"id": "z", "app": "BananaMail", "intent": "sendMessage", "date": "yesterday"}}"#, "'yesterday' is not an ISO 8601 date"),
+            (
+                #"{"donate": {"id": "z", "app": "BananaMail", "intent": "sendMessage", "date": "yesterday"}}"#,
+                "'yesterday' is not an ISO 8601 date"
+            ),
             (line("z", "x").replacingOccurrences(of: "BananaMail", with: "Nope"), "no app 'Nope' handling 'sendMessage'"),
-            ("not json", "line 2"),
+            ("not json", "line 2")
         ] {
             try [line("e", "x"), bad].joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
             let fresh = DonationLog()
-            #expect { try fresh.replay(contentsOf: url, context: Self.context) } throws: { "\($0)".contains(message) && "\($0)".contains("journal.jsonl") }
+            #expect { try fresh.replay(contentsOf: url, context: Self.context) } throws: {
+                "\($0)".contains(message) && "\($0)".contains("journal.jsonl")
+            }
             #expect(fresh.all.isEmpty, "a journal with an error applies nothing")
         }
     }
@@ -105,7 +120,8 @@ import ParlanceText
 /// parser asks which app; a donation decides; its deletion brings the question back.
 @Suite struct CustomIntentTieTests {
     static let context: ParserContext = {
-        let intent = #"{"name": "orderSoup", "parameters": [{"name": "soup", "type": "enum", "cases": [{"id": "tomato", "names": {"en": ["tomato"]}}]}, {"name": "quantity", "type": "integer"}], "phrases": {"en": ["order {quantity} {soup} soups with APP"]}}"#
+        let intent =
+            #"{"name": "orderSoup", "parameters": [{"name": "soup", "type": "enum", "cases": [{"id": "tomato", "names": {"en": ["tomato"]}}]}, {"name": "quantity", "type": "integer"}], "phrases": {"en": ["order {quantity} {soup} soups with APP"]}}"#
         let json = #"{"apps": [{"name": "Soup Chef", "intents": [I1]}, {"name": "Soup Master", "intents": [I2]}]}"#
             .replacingOccurrences(of: "I1", with: intent.replacingOccurrences(of: "APP", with: "Soup Chef"))
             .replacingOccurrences(of: "I2", with: intent.replacingOccurrences(of: "APP", with: "Soup Master"))
@@ -121,9 +137,13 @@ import ParlanceText
         #expect(before.reason == "orderSoup of which app: Soup Chef, Soup Master?")
         #expect(Set(before.alternatives.compactMap(\.app)) == ["Soup Chef", "Soup Master"])
         // Named, no question.
-        #expect(try parser.parse("Order two tomato soups with Soup Master", locale: DonationTests.en, referenceTime: DonationTests.noon).intent?.app == "Soup Master")
+        #expect(
+            try parser.parse("Order two tomato soups with Soup Master", locale: DonationTests.en, referenceTime: DonationTests.noon).intent?
+                .app == "Soup Master")
 
-        log.record(Donation(id: "o1", app: "Soup Master", intent: "orderSoup", parameters: ["soup": .enumCase("tomato")], date: DonationTests.noon))
+        log.record(
+            Donation(id: "o1", app: "Soup Master", intent: "orderSoup", parameters: ["soup": .enumCase("tomato")], date: DonationTests.noon)
+        )
         let after = try parser.parse(text, locale: DonationTests.en, referenceTime: DonationTests.noon)
         #expect(after.intent?.app == "Soup Master")
         #expect(after.intent?.values("quantity").map(\.value) == [.number(2)])

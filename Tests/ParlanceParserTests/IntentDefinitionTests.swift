@@ -1,15 +1,17 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
-import ParlanceText
 
 /// Importing Xcode intent definition files (`Intents.intentdefinition` and its `.strings`
 /// tables) as custom intent declarations: the Soup Chef file of the corpus, and small inline
 /// files for errors and warnings.
 @Suite struct IntentDefinitionTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let soupChefURL = repository.appendingPathComponent("Corpora/contexts/intentdefinition/SoupChef/Base.lproj/Intents.intentdefinition")
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let soupChefURL = repository.appendingPathComponent(
+        "Corpora/contexts/intentdefinition/SoupChef/Base.lproj/Intents.intentdefinition")
 
     static func soupChef() throws -> IntentDefinitionFile { try IntentDefinitionFile.load(contentsOf: soupChefURL) }
 
@@ -19,11 +21,12 @@ import ParlanceText
 
     /// A property list with the given body inside its top-level dictionary.
     static func plist(_ body: String) -> Data {
-        Data("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0"><dict>\(body)</dict></plist>
-        """.utf8)
+        Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict>\(body)</dict></plist>
+            """.utf8)
     }
 
     /// One intent with the given keys (besides its name).
@@ -50,7 +53,8 @@ import ParlanceText
         #expect(order.parameter("soup")?.type == .enum)
         #expect(context.shortcuts.first?.intent == "orderSoup")
         // Unsupported constructs are diagnostics naming them; the rest loads.
-        #expect(context.diagnostics.contains { $0.description.contains("OrderSoup.deliveryTime") && $0.description.contains("DateComponents") })
+        #expect(
+            context.diagnostics.contains { $0.description.contains("OrderSoup.deliveryTime") && $0.description.contains("DateComponents") })
     }
 
     /// What `parlance import-intents` prints reads back as the same declarations.
@@ -65,11 +69,14 @@ import ParlanceText
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let json = #"{"apps": [{"name": "Soup Chef", "intentDefinition": "DEF", "intents": [{"name": "orderSoup", "phrases": {"en": ["order {size} soup"]}}]}]}"#
+        let json =
+            #"{"apps": [{"name": "Soup Chef", "intentDefinition": "DEF", "intents": [{"name": "orderSoup", "phrases": {"en": ["order {size} soup"]}}]}]}"#
             .replacingOccurrences(of: "DEF", with: Self.soupChefURL.path)
         let url = directory.appendingPathComponent("context.json")
         try Data(json.utf8).write(to: url)
-        #expect { try ParserContext.load(contentsOf: url) } throws: { "\($0)".contains("names '{size}', which is not a parameter of orderSoup") }
+        #expect { try ParserContext.load(contentsOf: url) } throws: {
+            "\($0)".contains("names '{size}', which is not a parameter of orderSoup")
+        }
     }
 
     @Test func theSoupChefFileDeclaresItsIntents() throws {
@@ -102,10 +109,15 @@ import ParlanceText
 
     @Test func aParameterIsRequiredAsKeyParameterOrWhenSiriAsksForIt() throws {
         func parameter(_ name: String, prompt: String?) -> String {
-            let dialogs = prompt.map { "<key>INIntentParameterPromptDialogs</key><array><dict><key>INIntentParameterPromptDialogType</key><string>\($0)</string></dict></array>" } ?? ""
-            return "<dict><key>INIntentParameterName</key><string>\(name)</string><key>INIntentParameterType</key><string>String</string>\(dialogs)</dict>"
+            let dialogs =
+                prompt.map {
+                    "<key>INIntentParameterPromptDialogs</key><array><dict><key>INIntentParameterPromptDialogType</key><string>\($0)</string></dict></array>"
+                } ?? ""
+            return
+                "<dict><key>INIntentParameterName</key><string>\(name)</string><key>INIntentParameterType</key><string>String</string>\(dialogs)</dict>"
         }
-        let data = Self.intent("""
+        let data = Self.intent(
+            """
             <key>INIntentKeyParameter</key><string>host</string>
             <key>INIntentParameters</key><array>
               \(parameter("host", prompt: nil))\(parameter("port", prompt: "Primary"))\(parameter("note", prompt: "Configuration"))\(parameter("tag", prompt: nil))
@@ -122,45 +134,56 @@ import ParlanceText
         #expect(soup.cases.map(\.id) == ["tomato", "chickenNoodle", "clamChowder"])
         #expect(soup.cases[0].names == ["en": ["Tomato Soup"], "es": ["sopa de tomate"], "fr": ["soupe à la tomate"]])
         // Synonyms follow the display name.
-        #expect(soup.cases[1].names == [
-            "en": ["Chicken Noodle Soup", "Chicken Soup"],
-            "es": ["sopa de pollo con fideos", "sopa de pollo"],
-            "fr": ["soupe au poulet et aux nouilles", "soupe au poulet"],
-        ])
+        #expect(
+            soup.cases[1].names == [
+                "en": ["Chicken Noodle Soup", "Chicken Soup"],
+                "es": ["sopa de pollo con fideos", "sopa de pollo"],
+                "fr": ["soupe au poulet et aux nouilles", "soupe au poulet"]
+            ])
         #expect(soup.caseName("clamChowder", language: "es") == "crema de almejas")
         #expect(soup.caseName("clamChowder", language: "fr") == "chaudrée de palourdes")
     }
 
     @Test func parameterCombinationsBecomeShortcutTypes() throws {
         let order = try Self.orderSoup()
-        #expect(order.shortcutTypes == [
-            CustomIntent.ShortcutType(
-                parameters: ["soup", "quantity"],
-                title: ["en": "Order {quantity} {soup}", "es": "Pedir {quantity} {soup}", "fr": "Commander {quantity} {soup}"],
-                subtitle: ["en": "Delivered hot by Soup Chef", "es": "Soup Chef te la lleva caliente", "fr": "Livrée bien chaude par Soup Chef"]
-            ),
-            CustomIntent.ShortcutType(
-                parameters: ["soup"],
-                title: ["en": "Order {soup}", "es": "Pedir {soup}", "fr": "Commander une {soup}"],
-                subtitle: ["en": "One bowl of {soup}", "es": "Un tazón de {soup}", "fr": "Un bol de {soup}"]
-            ),
-        ])
+        #expect(
+            order.shortcutTypes == [
+                CustomIntent.ShortcutType(
+                    parameters: ["soup", "quantity"],
+                    title: ["en": "Order {quantity} {soup}", "es": "Pedir {quantity} {soup}", "fr": "Commander {quantity} {soup}"],
+                    subtitle: [
+                        "en": "Delivered hot by Soup Chef", "es": "Soup Chef te la lleva caliente", "fr": "Livrée bien chaude par Soup Chef"
+                    ]
+                ),
+                CustomIntent.ShortcutType(
+                    parameters: ["soup"],
+                    title: ["en": "Order {soup}", "es": "Pedir {soup}", "fr": "Commander une {soup}"],
+                    subtitle: ["en": "One bowl of {soup}", "es": "Un tazón de {soup}", "fr": "Un bol de {soup}"]
+                )
+            ])
         // The managed combination with deliveryTime is left out, and says so.
         let warnings = try Self.soupChef().warnings
-        #expect(warnings.contains {
-            $0.contains("INIntentManagedParameterCombinations[\"soup,quantity,options,deliveryTime\"]") && $0.contains("OrderSoup.deliveryTime, which is left out")
-        })
+        #expect(
+            warnings.contains {
+                $0.contains("INIntentManagedParameterCombinations[\"soup,quantity,options,deliveryTime\"]")
+                    && $0.contains("OrderSoup.deliveryTime, which is left out")
+            })
     }
 
     @Test func titlesBecomePhrasesPerLanguage() throws {
         let file = try Self.soupChef()
         let order = try Self.orderSoup()
-        #expect(order.phrases == [
-            "en": ["Order {quantity} {soup}", "Order {soup}", "Order Soup"],
-            "es": ["Pedir {quantity} {soup}", "Pedir {soup}", "Pedir sopa"],
-            "fr": ["Commander {quantity} {soup}", "Commander une {soup}", "Commander une soupe"],
-        ])
-        #expect(file.intents[1].phrases == ["en": ["Show the menu", "Show Menu"], "es": ["Mostrar el menú", "Ver el menú"], "fr": ["Afficher la carte", "Afficher le menu"]])
+        #expect(
+            order.phrases == [
+                "en": ["Order {quantity} {soup}", "Order {soup}", "Order Soup"],
+                "es": ["Pedir {quantity} {soup}", "Pedir {soup}", "Pedir sopa"],
+                "fr": ["Commander {quantity} {soup}", "Commander une {soup}", "Commander une soupe"]
+            ])
+        #expect(
+            file.intents[1].phrases == [
+                "en": ["Show the menu", "Show Menu"], "es": ["Mostrar el menú", "Ver el menú"],
+                "fr": ["Afficher la carte", "Afficher le menu"]
+            ])
         #expect(order.example("Pedir {quantity} {soup}", language: "es") == "Pedir 2 sopa de tomate")
         #expect(file.intents[1].shortcutTypes.map(\.parameters) == [[]])
         #expect(file.intents[1].shortcutTypes.first?.subtitle == nil)
@@ -172,11 +195,12 @@ import ParlanceText
         ("fr-FR", "success", "Votre soupe à la tomate sera prête dans 10 minutes."),
         ("en-US", "failureOutOfStock", "Sorry, Tomato Soup is sold out."),
         ("es-ES", "failureOutOfStock", "Lo sentimos, la sopa de tomate está agotada."),
-        ("fr-FR", "failureOutOfStock", "Désolé, il n'y a plus de soupe à la tomate."),
+        ("fr-FR", "failureOutOfStock", "Désolé, il n'y a plus de soupe à la tomate.")
     ])
     func responsesAreRenderedInEachLanguage(locale: String, code: String, expected: String) throws {
         let order = try Self.orderSoup()
-        let text = try order.render(code: code, properties: ["soup": .string("tomato"), "waitTime": .number(10)], locale: ParlanceLocale(locale))
+        let text = try order.render(
+            code: code, properties: ["soup": .string("tomato"), "waitTime": .number(10)], locale: ParlanceLocale(locale))
         #expect(text == expected)
     }
 
@@ -195,7 +219,10 @@ import ParlanceText
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("IntentDefinitionTests-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = Self.intent("<key>INIntentTitle</key><string>Ping</string><key>INIntentTitleID</key><string>t1</string>")
-        for (folder, table) in [("Base.lproj", nil), ("en.lproj", #""t1" = "Ping it";"#), ("es.lproj", #""t1" = "Haz ping";"#), ("es-MX.lproj", #""t1" = "Dale ping";"#), ("pt-BR.lproj", #""t1" = "Pingar";"#)] {
+        for (folder, table) in [
+            ("Base.lproj", nil), ("en.lproj", #""t1" = "Ping it";"#), ("es.lproj", #""t1" = "Haz ping";"#),
+            ("es-MX.lproj", #""t1" = "Dale ping";"#), ("pt-BR.lproj", #""t1" = "Pingar";"#)
+        ] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
             if let table { try Data(table.utf8).write(to: directory.appendingPathComponent("\(folder)/Intents.strings")) }
         }
@@ -234,14 +261,16 @@ import ParlanceText
     }
 
     @Test func aParameterWithoutANameIsAnErrorWithItsKeyPath() {
-        let data = Self.intent("""
+        let data = Self.intent(
+            """
             <key>INIntentParameters</key><array>
               <dict><key>INIntentParameterName</key><string>a</string><key>INIntentParameterType</key><string>String</string></dict>
               <dict><key>INIntentParameterType</key><string>String</string></dict>
             </array>
             """)
         #expect { try Self.decode(data) } throws: { error in
-            "\(error)".hasSuffix("at INIntents[0].INIntentParameters[1].INIntentParameterName: expected a string, found nothing (the key is missing)")
+            "\(error)".hasSuffix(
+                "at INIntents[0].INIntentParameters[1].INIntentParameterName: expected a string, found nothing (the key is missing)")
         }
         let wrongType = Self.intent("<key>INIntentUserConfirmationRequired</key><string>yes</string>")
         #expect { try Self.decode(wrongType) } throws: { error in
@@ -252,7 +281,8 @@ import ParlanceText
     // MARK: Warnings
 
     @Test func unknownKeysAreWarnedAboutWithTheirPath() throws {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
             <key>INFutureTopLevel</key><true/>
             <key>INIntents</key><array><dict>
               <key>INIntentName</key><string>Ping</string>
@@ -269,15 +299,17 @@ import ParlanceText
         let file = try Self.decode(data)
         #expect(file.intents.map(\.name) == ["ping"])
         #expect(file.intents.first?.parameters.map(\.type) == [.string])
-        #expect(file.warnings == [
-            "(top level): unknown key 'INFutureTopLevel', ignored",
-            "INIntents[0]: unknown key 'INFoo', ignored",
-            "INIntents[0].INIntentParameters[0]: unknown key 'INIntentParameterSparkle', ignored",
-        ])
+        #expect(
+            file.warnings == [
+                "(top level): unknown key 'INFutureTopLevel', ignored",
+                "INIntents[0]: unknown key 'INFoo', ignored",
+                "INIntents[0].INIntentParameters[0]: unknown key 'INIntentParameterSparkle', ignored"
+            ])
     }
 
     @Test func constructsParlanceCannotHonourAreNamed() throws {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
             <key>INIntents</key><array>
               <dict>
                 <key>INIntentName</key><string>PlayMedia</string>
@@ -316,14 +348,15 @@ import ParlanceText
             "Ping.where: parameter type 'Placemark' is not supported; the parameter is left out",
             "Ping.count: the default value (3) is not applied",
             "INIntentParameterCombinations[\"count\"]: uses Ping.where, which is left out; the shortcut type and its phrases ('Ping ${count} times near ${where}') are left out",
-            "Ping response 'failureOffline': it has no text; left out",
+            "Ping response 'failureOffline': it has no text; left out"
         ] {
             #expect(file.warnings.contains { $0.contains(expected) }, "missing warning: \(expected)")
         }
     }
 
     @Test func titlesNamingNoParameterAreLeftOutThroughTheDeclarationCheck() throws {
-        let data = Self.intent("""
+        let data = Self.intent(
+            """
             <key>INIntentParameters</key><array><dict><key>INIntentParameterName</key><string>host</string><key>INIntentParameterType</key><string>String</string></dict></array>
             <key>INIntentParameterCombinations</key><dict>
               <key>host</key><dict><key>INIntentParameterCombinationTitle</key><string>Ping ${hots}</string></dict>
@@ -338,7 +371,8 @@ import ParlanceText
     }
 
     @Test func managedCombinationsAddOnlyParameterSetsNotYetSeen() throws {
-        let data = Self.intent("""
+        let data = Self.intent(
+            """
             <key>INIntentParameters</key><array>
               <dict><key>INIntentParameterName</key><string>host</string><key>INIntentParameterType</key><string>String</string></dict>
               <dict><key>INIntentParameterName</key><string>count</string><key>INIntentParameterType</key><string>Integer</string></dict>
@@ -372,26 +406,29 @@ import ParlanceText
         let pattern = IntentDefinitionFile.messagePattern("It's $5 for {x}, ${soup}'s ready")
         #expect(pattern == "It''s $5 for '{'x'}', {soup}''s ready")
         let intent = CustomIntent(name: "x", responses: ["success": .init(success: true, templates: ["en": pattern])])
-        #expect(try intent.render(code: "success", properties: ["soup": .string("Tomato Soup")], locale: ParlanceLocale("en")) == "It's $5 for {x}, Tomato Soup's ready")
+        #expect(
+            try intent.render(code: "success", properties: ["soup": .string("Tomato Soup")], locale: ParlanceLocale("en"))
+                == "It's $5 for {x}, Tomato Soup's ready")
     }
 
     @Test func stringsTablesAreParsed() throws {
         let table = #"""
-        /* A comment
-           over two lines */
-        "plain" = "Pedir ${quantity} ${soup}";
-        // a line comment
-        "escapes" = "say \"hi\" \\ \n\t\U00e9\U00A0x \UD83D\UDE00 \101";
-        unquoted = value_1;
-        "alone";
-        """#
+            /* A comment
+               over two lines */
+            "plain" = "Pedir ${quantity} ${soup}";
+            // a line comment
+            "escapes" = "say \"hi\" \\ \n\t\U00e9\U00A0x \UD83D\UDE00 \101";
+            unquoted = value_1;
+            "alone";
+            """#
         let parsed = try IntentDefinitionFile.decodeStrings(Data(table.utf8), file: "es.lproj/Intents.strings")
-        #expect(parsed == [
-            "plain": "Pedir ${quantity} ${soup}",
-            "escapes": "say \"hi\" \\ \n\té\u{A0}x 😀 A",
-            "unquoted": "value_1",
-            "alone": "alone",
-        ])
+        #expect(
+            parsed == [
+                "plain": "Pedir ${quantity} ${soup}",
+                "escapes": "say \"hi\" \\ \n\té\u{A0}x 😀 A",
+                "unquoted": "value_1",
+                "alone": "alone"
+            ])
         // UTF-16 with a byte-order mark, as older Xcode writes.
         var utf16 = Data([0xFF, 0xFE])
         utf16.append(#""k" = "sopa de tomate";"#.data(using: .utf16LittleEndian) ?? Data())
@@ -405,7 +442,7 @@ import ParlanceText
         ("\"a\" = \"b\";\n\n\"c\" = \"unterminated;", "line 3: unterminated string"),
         ("/* open", "line 1: unterminated comment"),
         ("\"a\" \"b\";", "line 1: expected '=' or ';' after \"a\""),
-        ("\"a\" = ;", "line 1: expected the value of \"a\" (a quoted string), found ';'"),
+        ("\"a\" = ;", "line 1: expected the value of \"a\" (a quoted string), found ';'")
     ])
     func malformedStringsTablesNameTheLine(table: String, message: String) {
         #expect { try IntentDefinitionFile.decodeStrings(Data(table.utf8), file: "fr.lproj/Intents.strings") } throws: { error in

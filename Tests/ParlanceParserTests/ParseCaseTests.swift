@@ -28,8 +28,9 @@ import Testing
             let key = c.context ?? "demo"
             let parser = try parsers[key] ?? Self.parser(c.context)
             parsers[key] = parser
-            let result = try parser.parse(c.text, locale: ParlanceLocale(c.locale ?? language),
-                                          referenceTime: ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00"))
+            let result = try parser.parse(
+                c.text, locale: ParlanceLocale(c.locale ?? language),
+                referenceTime: ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00"))
             let at = "\(language)/parse.jsonl:\(n + 1) \(c.text)"
             guard let intent = c.intent else {
                 #expect(result.intent == nil, "\(at): expected no intent, got \(result.intent?.name ?? "")")

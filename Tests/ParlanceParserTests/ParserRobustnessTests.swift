@@ -25,7 +25,9 @@ import Testing
         for file in files {
             let data = try Data(contentsOf: file)
             #expect(throws: ContextError.self) { try AppIntentVocabulary.decode(data, file: file.lastPathComponent) }
-            #expect(throws: ContextError.self) { try IntentDefinitionFile.decode(data, file: file.lastPathComponent, strings: [:], baseLanguage: "en") }
+            #expect(throws: ContextError.self) {
+                try IntentDefinitionFile.decode(data, file: file.lastPathComponent, strings: [:], baseLanguage: "en")
+            }
         }
         // The same list with its set turned back into an array reads (the guard refuses only sets).
         let crash = try Data(contentsOf: files.first { $0.lastPathComponent.hasPrefix("crash-eaab") }!)
@@ -37,7 +39,9 @@ import Testing
         var otherVersion = crash
         otherVersion[otherVersion.startIndex + 7] = UInt8(ascii: "7")
         #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(otherVersion) }
-        #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(repaired.prefix(6) + Data("01".utf8) + repaired.dropFirst(8)) }
+        #expect(throws: PropertyListGuard.Refused.self) {
+            try PropertyListGuard.check(repaired.prefix(6) + Data("01".utf8) + repaired.dropFirst(8))
+        }
     }
 
     /// An error names the kind of file it is about, not "context file" for all of them.
@@ -60,7 +64,10 @@ import Testing
         #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(header + Data(repeating: 0, count: 10)) }
         // A trailer whose offset table lies past the end of the file.
         var trailer = Data(repeating: 0, count: 32)
-        trailer[6] = 1; trailer[7] = 1; trailer[15] = 1; trailer[31] = 0xFF
+        trailer[6] = 1
+        trailer[7] = 1
+        trailer[15] = 1
+        trailer[31] = 0xFF
         #expect(throws: PropertyListGuard.Refused.self) { try PropertyListGuard.check(header + Data([0x08]) + trailer) }
         // XML is not looked at.
         #expect(throws: Never.self) { try PropertyListGuard.check(Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)) }

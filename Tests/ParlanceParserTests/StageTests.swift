@@ -1,8 +1,8 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
-import ParlanceText
 
 /// The parser as ordered stages over one analyzed utterance: the readings every template
 /// stage consumes, the stage that decides named in the explanation, and grammars found on disk.
@@ -13,10 +13,13 @@ import ParlanceText
         let l = try ParlanceLocale(locale)
         let analysis = try parser.analyzer.analyze(text, locale: l, referenceTime: Self.time)
         let units = IntentParser.units(analysis.tokens)
-        var notes: [String] = [], lookalikes: [String] = []
+        var notes: [String] = []
+        var lookalikes: [String] = []
         let mentions = parser.findMentions(units, notes: &notes, lookalikes: &lookalikes)
-        return Utterance(text: text, locale: l, referenceTime: Self.time, language: try parser.resources(for: l.language), units: units,
-                         scalars: Array(text.unicodeScalars), entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes, appInNames: false)
+        return Utterance(
+            text: text, locale: l, referenceTime: Self.time, language: try parser.resources(for: l.language), units: units,
+            scalars: Array(text.unicodeScalars), entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes,
+            appInNames: false)
     }
 
     @Test func theReadingsOfALeadingAppNameIncludeTheAppAsTheVerb() throws {
@@ -28,7 +31,9 @@ import ParlanceText
         #expect(!middle.contains { $0.kind == .verbified })
         #expect(middle.contains { $0.onlyIfUnread && $0.kind == .removed })
         // No reading with the app mention in it lets a value cover the mention.
-        for reading in middle where reading.kind == .plain && reading.units.count == middle[0].units.count { #expect(!reading.kept.isEmpty) }
+        for reading in middle where reading.kind == .plain && reading.units.count == middle[0].units.count {
+            #expect(!reading.kept.isEmpty)
+        }
         // A sentence after the request: a last-resort reading ends before it.
         let two = try parser.readings(utterance("get me a cab. I'm headed downtown", parser))
         #expect(two.contains { $0.lastResort && $0.units.map(\.key) == ["get", "me", "a", "cab"] })
@@ -37,7 +42,7 @@ import ParlanceText
     @Test(arguments: [
         ("MonkeyChat Bobo send more bananas", "template"),
         ("send a message to Bobo on WhatsApp saying hi", "apps"),
-        ("what's the weather like in Lisbon tomorrow", "trained"),
+        ("what's the weather like in Lisbon tomorrow", "trained")
     ])
     func theStageThatDecidesIsNamed(text: String, stage: String) throws {
         let result = try IntentParser(context: .demo).parse(text, locale: ParlanceLocale("en-US"), referenceTime: Self.time)
@@ -54,7 +59,7 @@ import ParlanceText
         // A cue for a value the catalogue does not have, or a filler of two words: refused, naming the file.
         for (edit, message) in [
             (#""cues": {"callTypes": {"sideways": ["sideways"]}}"#, "sideways"),
-            (#""fillers": ["you know"]"#, "you know"),
+            (#""fillers": ["you know"]"#, "you know")
         ] {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-lexicon-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -96,9 +101,12 @@ import ParlanceText
         let parser = try IntentParser(context: ParserContext.load(contentsOf: url))
         // A comment, not a request: a template reads it only by bending, and the trained tier
         // prefers "none".
-        let result = try parser.parse("Ho fatto un sacco di foto a Napoli con Bobo", locale: ParlanceLocale("it-IT"), referenceTime: Self.time)
+        let result = try parser.parse(
+            "Ho fatto un sacco di foto a Napoli con Bobo", locale: ParlanceLocale("it-IT"), referenceTime: Self.time)
         #expect(result.intent == nil, "\(result.explanation)")
-        #expect(result.explanation.notes.contains { $0.contains("bent") } && result.explanation.notes.contains { $0.contains("vetoed") }, "\(result.explanation)")
+        #expect(
+            result.explanation.notes.contains { $0.contains("bent") } && result.explanation.notes.contains { $0.contains("vetoed") },
+            "\(result.explanation)")
     }
 
     @Test func aWellKnownPlaceIsNoEvidenceForTheVeto() throws {
@@ -120,7 +128,7 @@ import ParlanceText
         ("en-US", "set an alarm to call mom"), ("en-US", "hey siri, wake me up at seven to call Bobo"),
         ("es-ES", "Oye, recuérdame llamar a Bobo mañana"), ("fr-FR", "Rappelle-moi de payer Bobo ce soir"),
         ("de-DE", "Erinnere mich daran, Bobo zu schreiben"), ("it-IT", "ricordami di chiamare Bobo"),
-        ("pt-BR", "me lembra de mandar mensagem pro Bobo"),
+        ("pt-BR", "me lembra de mandar mensagem pro Bobo")
     ])
     func aRequestOfAnotherKindIsNoIntent(locale: String, text: String) throws {
         let result = try IntentParser(context: .demo).parse(text, locale: ParlanceLocale(locale), referenceTime: Self.time)
@@ -139,22 +147,27 @@ import ParlanceText
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: bundled.appendingPathComponent("en"), to: folder.appendingPathComponent("en"))
-        try "intent sendMessage\n  zorblax {recipients} {content}\n".write(to: folder.appendingPathComponent("en/zz-extra.sentences"), atomically: true, encoding: .utf8)
+        try "intent sendMessage\n  zorblax {recipients} {content}\n".write(
+            to: folder.appendingPathComponent("en/zz-extra.sentences"), atomically: true, encoding: .utf8)
         let tokenizer = try TextAnalyzer.shared.pack(for: ParlanceLocale("en")).tokenizer
         let grammar = try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder)
         #expect(grammar.templates.contains { $0.source.hasPrefix("en/zz-extra.sentences") })
         // Without common.sentences (the shared rules) the folder is refused, naming the file.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("en/common.sentences"))
-        #expect(throws: GrammarError.self) { try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder) }
+        #expect(throws: GrammarError.self) {
+            try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder)
+        }
     }
 }
 
 /// Templates bend: a word no template has at that point, between template words, is skipped
 /// at a cost and said in the explanation; never before the first template word.
 @Suite struct BendingTests {
-    static let context = try! ParserContext.decode(Data("""
-        {"apps": [{"name": "Hopper", "intents": ["requestRide"]}]}
-        """.utf8), file: "device.json")
+    static let context = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [{"name": "Hopper", "intents": ["requestRide"]}]}
+            """.utf8), file: "device.json")
 
     func parse(_ text: String, _ locale: String = "en-US") throws -> ParseResult {
         try IntentParser(context: Self.context).parse(text, locale: ParlanceLocale(locale), referenceTime: StageTests.time)
@@ -186,7 +199,8 @@ import ParlanceText
     @Test func nothingIsSkippedBeforeTheFirstTemplateWord() throws {
         // "TV" before "pausieren" is what is paused, not a filler: bending reads no pauseWorkout,
         // while a word between template words is skipped ("halte das TV an" is another matter).
-        let parser = try IntentParser(context: ParserContext.decode(Data(#"{"apps": [{"name": "Jumpy", "intents": ["pauseWorkout"]}]}"#.utf8), file: "d.json"))
+        let parser = try IntentParser(
+            context: ParserContext.decode(Data(#"{"apps": [{"name": "Jumpy", "intents": ["pauseWorkout"]}]}"#.utf8), file: "d.json"))
         let u = try StageTests().utterance("TV pausieren", parser, locale: "de-DE")
         let bent = parser.readings(u).flatMap { parser.templateCandidates($0, u, bend: true) }
         #expect(!bent.contains { $0.name == "pauseWorkout" })

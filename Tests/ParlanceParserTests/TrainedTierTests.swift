@@ -1,8 +1,8 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
-import ParlanceText
 
 /// The trained tier: the tagger learns and decodes legal BIO sequences, the model file
 /// round-trips and refuses damage, and the shipped models read whole frames.
@@ -10,8 +10,9 @@ import ParlanceText
     static let time = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
 
     static func input(_ words: [String], known: [String?]? = nil) -> TaggerInput {
-        TaggerInput(keys: words, shapes: words.map { TaggerInput.shape($0) }, entities: words.map { _ in nil },
-                    known: known ?? words.map { _ in nil }, app: words.map { _ in false }, function: words.map { ["to", "the", "a"].contains($0) })
+        TaggerInput(
+            keys: words, shapes: words.map { TaggerInput.shape($0) }, entities: words.map { _ in nil },
+            known: known ?? words.map { _ in nil }, app: words.map { _ in false }, function: words.map { ["to", "the", "a"].contains($0) })
     }
 
     @Test func theTaggerLearnsWhereNamesStandAndGeneralizesToNewOnes() {
@@ -28,7 +29,9 @@ import ParlanceText
             examples.append(.init(input: Self.input(words), intent: "sendMessage", parameters: ["recipients", "content"], gold: gold))
         }
         let tagger = FrameTaggerTrainer.train(examples, epochs: 8, capitalsCarrySignal: false)
-        let tags = tagger.tag(Self.input(["send", "a", "message", "to", "zoe", "saying", "call", "me"]), intent: "sendMessage", parameters: ["recipients", "content"])
+        let tags = tagger.tag(
+            Self.input(["send", "a", "message", "to", "zoe", "saying", "call", "me"]), intent: "sendMessage",
+            parameters: ["recipients", "content"])
         #expect(tags == ["O", "O", "O", "O", "B-recipients", "O", "B-content", "I-content"])
         // Restricted to one intent's parameters: labels of others never appear.
         let only = tagger.tag(Self.input(["text", "zoe", "saying", "hi"]), intent: "sendMessage", parameters: ["content"])
@@ -42,7 +45,9 @@ import ParlanceText
             let n = Int(rng.next() % 7) + 1
             let emissions = (0..<n).map { _ in (0..<5).map { _ in Float(Int(rng.next() % 2001) - 1000) / 100 } }
             let transitions = (0..<30).map { _ in Float(Int(rng.next() % 201) - 100) / 100 }
-            let path = Viterbi.decode(emissions: emissions, transitions: transitions, labels: labels, allowed: [true, true, true, true, true]).map { labels[$0] }
+            let path = Viterbi.decode(
+                emissions: emissions, transitions: transitions, labels: labels, allowed: [true, true, true, true, true]
+            ).map { labels[$0] }
             for (i, label) in path.enumerated() where label.hasPrefix("I-") {
                 #expect(i > 0 && path[i - 1].dropFirst(2) == label.dropFirst(2) && path[i - 1] != "O", "\(path)")
             }
@@ -50,7 +55,10 @@ import ParlanceText
     }
 
     @Test func theModelFileRoundTripsAndRefusesDamage() throws {
-        guard let url = FrameModel.url(for: "en") else { Issue.record("no en model in the bundle"); return }
+        guard let url = FrameModel.url(for: "en") else {
+            Issue.record("no en model in the bundle")
+            return
+        }
         let data = try Data(contentsOf: url)
         let model = try FrameModel(decoding: data, file: "en.plm")
         #expect(model.encoded() == data, "decode then encode gives the same bytes")
@@ -63,12 +71,14 @@ import ParlanceText
         #expect(throws: GrammarError.self) { try FrameModel(decoding: data + Data([0]), file: "long.plm") }
     }
 
-    static let context = try! ParserContext.decode(Data("""
-        {"apps": [
-          {"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia", "Rob"]}},
-          {"name": "Dialer", "intents": ["startCall"], "userVocabulary": {"contactName": ["Nadia", "Rob"]}},
-          {"name": "Hopper", "intents": ["requestRide"]}]}
-        """.utf8), file: "tier.json")
+    static let context = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [
+              {"name": "Chatterbox", "intents": ["sendMessage"], "userVocabulary": {"contactName": ["Nadia", "Rob"]}},
+              {"name": "Dialer", "intents": ["startCall"], "userVocabulary": {"contactName": ["Nadia", "Rob"]}},
+              {"name": "Hopper", "intents": ["requestRide"]}]}
+            """.utf8), file: "tier.json")
 
     @Test func theTrainedTierReadsWholeFramesNoTemplateReads() throws {
         let parser = try IntentParser(context: Self.context)

@@ -1,8 +1,9 @@
 import Foundation
+import ParlanceText
 import Testing
+
 @testable import ParlanceParser
 @testable import ParlanceResolver
-import ParlanceText
 
 /// `AppIntentVocabulary.plist` files: XML and binary, errors with file and key path.
 @Suite struct AppVocabularyTests {
@@ -12,20 +13,31 @@ import ParlanceText
         return url
     }()
 
-    static var good: [String: Any] { [
-        "ParameterVocabularies": [[
-            "ParameterNames": ["INStartWorkoutIntent.workoutName", "INEndWorkoutIntent.workoutName", "INPlayMediaIntent.mediaItems"],
-            "ParameterVocabulary": [[
-                "VocabularyItemIdentifier": "bananarific",
-                "VocabularyItemSynonyms": [
-                    ["VocabularyItemPhrase": "Bananarific", "VocabularyItemPronunciation": "ba nana ri fica", "VocabularyItemExamples": ["Start a Bananarific"]],
-                    ["VocabularyItemPhrase": "Banana Blast"],
-                ],
-            ]],
-        ]],
-        "IntentPhrases": [["IntentName": "INStartWorkoutIntent", "IntentExamples": ["Start a Bananarific with MonkeyFit"]]],
-        "INAlternativeAppNames": [["INAlternativeAppName": "Monkey Fitness", "INAlternativeAppNamePronunciationHint": "monkey fitness"]],
-    ] }
+    static var good: [String: Any] {
+        [
+            "ParameterVocabularies": [
+                [
+                    "ParameterNames": [
+                        "INStartWorkoutIntent.workoutName", "INEndWorkoutIntent.workoutName", "INPlayMediaIntent.mediaItems"
+                    ],
+                    "ParameterVocabulary": [
+                        [
+                            "VocabularyItemIdentifier": "bananarific",
+                            "VocabularyItemSynonyms": [
+                                [
+                                    "VocabularyItemPhrase": "Bananarific", "VocabularyItemPronunciation": "ba nana ri fica",
+                                    "VocabularyItemExamples": ["Start a Bananarific"]
+                                ],
+                                ["VocabularyItemPhrase": "Banana Blast"]
+                            ]
+                        ]
+                    ]
+                ]
+            ],
+            "IntentPhrases": [["IntentName": "INStartWorkoutIntent", "IntentExamples": ["Start a Bananarific with MonkeyFit"]]],
+            "INAlternativeAppNames": [["INAlternativeAppName": "Monkey Fitness", "INAlternativeAppNamePronunciationHint": "monkey fitness"]]
+        ]
+    }
 
     func write(_ plist: Any, _ name: String, format: PropertyListSerialization.PropertyListFormat) throws -> URL {
         let url = Self.folder.appendingPathComponent(name)
@@ -56,8 +68,16 @@ import ParlanceText
             p["ParameterVocabularies"] = "oops"
             return (p, "at ParameterVocabularies: expected an array, found a string")
         case 1:
-            p["ParameterVocabularies"] = [["ParameterNames": ["INStartWorkoutIntent.workoutName"], "ParameterVocabulary": [["VocabularyItemSynonyms": [["VocabularyItemPhrase": "X"]]]]]]
-            return (p, "at ParameterVocabularies[0].ParameterVocabulary[0].VocabularyItemIdentifier: expected a string, found nothing (the key is missing)")
+            p["ParameterVocabularies"] = [
+                [
+                    "ParameterNames": ["INStartWorkoutIntent.workoutName"],
+                    "ParameterVocabulary": [["VocabularyItemSynonyms": [["VocabularyItemPhrase": "X"]]]]
+                ]
+            ]
+            return (
+                p,
+                "at ParameterVocabularies[0].ParameterVocabulary[0].VocabularyItemIdentifier: expected a string, found nothing (the key is missing)"
+            )
         case 2:
             p["ParameterVocabularies"] = [["ParameterNames": ["workoutName"], "ParameterVocabulary": [[String: Any]]()]]
             return (p, "at ParameterVocabularies[0].ParameterNames[0]: expected 'INSomeIntent.parameterName', found 'workoutName'")
@@ -93,10 +113,12 @@ import ParlanceText
         #expect(errors.contains { $0.file.hasSuffix("missing.plist") && $0.message.contains("cannot read") })
         // The good file loaded: its items resolve, and its alternative app name is known.
         #expect(loaded.apps[0].allNames.contains("Monkey Fitness"))
-        let r = try Resolver(context: loaded).resolve("banana blast", app: "MonkeyFit", type: "workoutActivityName", locale: Support.en).resolution
+        let r = try Resolver(context: loaded).resolve("banana blast", app: "MonkeyFit", type: "workoutActivityName", locale: Support.en)
+            .resolution
         #expect(r.kind == .success && Support.ids(r) == ["bananarific"])
         // Spanish has no good file: nothing to resolve against.
-        let es = try Resolver(context: loaded).resolve("banana blast", app: "MonkeyFit", type: "workoutActivityName", locale: Support.es).resolution
+        let es = try Resolver(context: loaded).resolve("banana blast", app: "MonkeyFit", type: "workoutActivityName", locale: Support.es)
+            .resolution
         #expect(es.kind == .unsupported)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import ParlanceText
 import Testing
+
 @testable import ParlanceParser
 @testable import ParlanceResolver
-import ParlanceText
 
 /// The demo cases, on the built-in demo context and variations of it.
 @Suite struct DemoResolutionTests {
@@ -64,7 +65,9 @@ import ParlanceText
 
     @Test func parsingAttachesResolutions() throws {
         let parser = try ResolvingParser(context: .demo)
-        let result = try parser.parse("MonkeyChat Bobo the Great send more bananas", locale: Support.en, referenceTime: try ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00"))
+        let result = try parser.parse(
+            "MonkeyChat Bobo the Great send more bananas", locale: Support.en,
+            referenceTime: try ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00"))
         let recipient = try #require(result.intent?.values("recipients").first)
         #expect(recipient.resolution?.kind == .success)
         #expect(recipient.resolution?.items.first?.id == "bobo-great")

@@ -1,8 +1,9 @@
 import Foundation
+import ParlanceText
 import Testing
+
 @testable import ParlanceParser
 @testable import ParlanceResolver
-import ParlanceText
 
 /// Each scoring component on a small contact list, through the public resolver.
 @Suite struct ScoringTests {
@@ -10,7 +11,7 @@ import ParlanceText
         .init("jose", "José Álvarez"), .init("jean-pierre", "Jean-Pierre Dubois"), .init("wei", "Wei Zhang"),
         .init("ana-belen", "Ana Belén Ruiz"), .init("li-na", "李娜"), .init("inigo", "Íñigo Etxeberria", pronunciation: "inyigo echeberria"),
         .init("vicente", "Vicente Llorente"), .init("yolanda", "Yolanda Hidalgo"), .init("jon", "Jon Baker"),
-        .init("sean", "Sean O'Connor"), .init("giovanni", "Giovanni Rossi"), .init("dmitri", "Дмитрий Петров"),
+        .init("sean", "Sean O'Connor"), .init("giovanni", "Giovanni Rossi"), .init("dmitri", "Дмитрий Петров")
     ]
     static let resolver = Resolver(context: try! Support.context(contacts: contacts))
 
@@ -24,7 +25,7 @@ import ParlanceText
         ("Zhang Wei", "wei"), ("Wei", "wei"), ("Etxeberria", "inigo"),  // reordered, first name, surname
         ("Ana Belén", "ana-belen"),  // compound first name
         ("Li Na", "li-na"), ("李娜", "li-na"), ("Dmitrij Petrov", "dmitri"),  // cross-script
-        ("inyigo echeberria", "inigo"),  // pronunciation hint
+        ("inyigo echeberria", "inigo")  // pronunciation hint
     ])
     func certainMatchesSucceed(said: String, id: String) throws {
         let r = try resolve(said).resolution
@@ -39,7 +40,7 @@ import ParlanceText
         ("Vicente Lorente", "vicente", "es-ES"),
         ("John Baker", "jon", "en-US"),  // English Jon/John
         ("Shawn O'Connor", "sean", "en-US"),  // English Sean/Shawn (equivalents)
-        ("J. Baker", "jon", "en-US"),  // initial
+        ("J. Baker", "jon", "en-US")  // initial
     ])
     func approximateMatchesAskForConfirmation(said: String, id: String, locale: String) throws {
         let answer = try resolve(said, try ParlanceLocale(locale))
@@ -83,13 +84,15 @@ import ParlanceText
     }
 
     @Test func priorityOrdersNearTiesOnly() throws {
-        let resolver = Resolver(context: try Support.context(contacts: [.init("a1", "Ana Torres"), .init("a2", "Ana Gómez"), .init("x", "Anabel Ruiz")]))
+        let resolver = Resolver(
+            context: try Support.context(contacts: [.init("a1", "Ana Torres"), .init("a2", "Ana Gómez"), .init("x", "Anabel Ruiz")]))
         let r = try resolver.resolve("Ana", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution
         #expect(r.kind == .disambiguation)
         #expect(Support.ids(r).prefix(2) == ["a1", "a2"])
         // Reversing the set's order reverses the tie.
         let reversed = Resolver(context: try Support.context(contacts: [.init("a2", "Ana Gómez"), .init("a1", "Ana Torres")]))
-        #expect(Support.ids(try reversed.resolve("Ana", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution) == ["a2", "a1"])
+        #expect(
+            Support.ids(try reversed.resolve("Ana", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution) == ["a2", "a1"])
     }
 
     @Test func emptyAndPunctuationOnlyQueries() throws {

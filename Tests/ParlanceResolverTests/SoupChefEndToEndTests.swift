@@ -1,9 +1,9 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceParser
 @testable import ParlanceResolver
-import ParlanceText
 
 /// Issue 7's "done when", on the demo context: Soup Chef's custom intent parsed and resolved
 /// in en, es, fr; the user's shortcut "sopa del día"; a donation deciding a tie, and its
@@ -14,7 +14,8 @@ import ParlanceText
     /// A parser and resolver over the demo context sharing one (fresh) donation log.
     static func pipeline(_ context: ParserContext = .demo) throws -> (ResolvingParser, DonationLog) {
         let log = DonationLog(context.donations)
-        let parser = ResolvingParser(parser: try IntentParser(context: context, donations: log), resolver: Resolver(context: context, donations: log))
+        let parser = ResolvingParser(
+            parser: try IntentParser(context: context, donations: log), resolver: Resolver(context: context, donations: log))
         return (parser, log)
     }
 
@@ -28,7 +29,7 @@ import ParlanceText
         ("Pide dos sopas de tomate en Soup Chef", "es-ES"),
         ("Soup Chef dos sopas de tomate", "es-MX"),
         ("Commande deux soupes à la tomate avec Soup Chef", "fr-FR"),
-        ("Soup Chef deux soupes à la tomate", "fr-CA"),
+        ("Soup Chef deux soupes à la tomate", "fr-CA")
     ])
     func orderTwoTomatoSoups(text: String, locale: String) throws {
         let (parser, _) = try Self.pipeline()
@@ -51,7 +52,9 @@ import ParlanceText
 
     @Test func theSoupIsRequired() throws {
         let (parser, _) = try Self.pipeline()
-        for (text, locale) in [("Order soup with Soup Chef", "en"), ("Pedir sopa en Soup Chef", "es"), ("Commander une soupe avec Soup Chef", "fr")] {
+        for (text, locale) in [
+            ("Order soup with Soup Chef", "en"), ("Pedir sopa en Soup Chef", "es"), ("Commander une soupe avec Soup Chef", "fr")
+        ] {
             let intent = try #require(try Self.parse(text, locale, with: parser).intent, "\(text)")
             #expect(intent.name == "orderSoup")
             #expect(intent.missing.map(\.name) == ["soup"], "\(text)")
@@ -93,24 +96,36 @@ import ParlanceText
             #expect(soup.resolution?.kind == .disambiguation, "\(soup.raw)")
             #expect(Set(soup.resolution?.items.map(\.id) ?? []) == ["chicken", "chickenTortilla"])
         }
-        log.record(Donation(id: "d1", group: "orders", app: "Soup Chef", intent: "orderSoup",
-                            parameters: ["soup": .enumCase("chickenTortilla"), "quantity": .number(1)], date: try ReferenceTime(iso8601: "2026-11-20T19:30:00Z")))
+        log.record(
+            Donation(
+                id: "d1", group: "orders", app: "Soup Chef", intent: "orderSoup",
+                parameters: ["soup": .enumCase("chickenTortilla"), "quantity": .number(1)],
+                date: try ReferenceTime(iso8601: "2026-11-20T19:30:00Z")))
         for (text, locale) in cases {
             let soup = try #require(try Self.parse(text, locale, with: parser).intent?.values("soup").first)
             #expect(soup.resolution?.kind == .confirmationRequired, "\(text)")
             #expect(soup.resolution?.items.map(\.id) == ["chickenTortilla"])
             let language = try ParlanceLocale(locale).language
-            #expect(soup.resolution?.items.first?.display == Self.orderSoup.parameter("soup")?.caseName("chickenTortilla", language: language))
+            #expect(
+                soup.resolution?.items.first?.display == Self.orderSoup.parameter("soup")?.caseName("chickenTortilla", language: language))
         }
         // An old donation alone is too weak to decide.
         log.deleteAll()
-        log.record(Donation(id: "old", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("chicken")], date: try ReferenceTime(iso8601: "2026-09-01T12:00:00Z")))
+        log.record(
+            Donation(
+                id: "old", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("chicken")],
+                date: try ReferenceTime(iso8601: "2026-09-01T12:00:00Z")))
         #expect(try Self.parse(cases[0].0, cases[0].1, with: parser).intent?.values("soup").first?.resolution?.kind == .disambiguation)
         // Deleted by id, by group, or all: the results are what they were before, exactly.
         for deletion in [DonationEvent.deleteIDs(["d1", "old"]), .deleteGroup("orders"), .deleteAll] {
             log.deleteAll()
-            log.record(Donation(id: "d1", group: "orders", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("chickenTortilla")], date: Self.noon))
-            #expect(try Self.parse(cases[0].0, cases[0].1, with: parser).intent?.values("soup").first?.resolution?.kind == .confirmationRequired)
+            log.record(
+                Donation(
+                    id: "d1", group: "orders", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("chickenTortilla")],
+                    date: Self.noon))
+            #expect(
+                try Self.parse(cases[0].0, cases[0].1, with: parser).intent?.values("soup").first?.resolution?.kind == .confirmationRequired
+            )
             log.apply(deletion)
             let after = try cases.map { try Self.parse($0.0, $0.1, with: parser) }
             #expect(after == before, "\(deletion)")
@@ -124,14 +139,21 @@ import ParlanceText
         for (text, locale, expected) in [
             ("Order two tomato soups with Soup Chef", "en-US", "Your 2 tomato soups will be ready in 10 minutes."),
             ("Pide una sopa de tomate en Soup Chef", "es-ES", "Tu sopa de tomate estará lista en 10 minutos."),
-            ("Commande deux soupes à la tomate avec Soup Chef", "fr-FR", "Vos 2 soupes à la tomate seront prêtes dans 10 minutes."),
+            ("Commande deux soupes à la tomate avec Soup Chef", "fr-FR", "Vos 2 soupes à la tomate seront prêtes dans 10 minutes.")
         ] {
             let intent = try #require(try Self.parse(text, locale, with: parser).intent)
-            let quantity: Double = intent.values("quantity").first.map { if case .number(let n) = $0.value { NSDecimalNumber(decimal: n).doubleValue } else { 1 } } ?? 1
+            let quantity: Double =
+                intent.values("quantity").first.map {
+                    if case .number(let n) = $0.value { NSDecimalNumber(decimal: n).doubleValue } else { 1 }
+                } ?? 1
             let soup = try #require(intent.values("soup").first?.resolution?.items.first?.id)
             let language = try ParlanceLocale(locale).language
             let rendered = try Self.orderSoup.render(
-                code: "success", properties: ["soup": .string(Self.orderSoup.parameter("soup")!.caseName(soup, language: language)), "quantity": .number(quantity), "waitTime": .number(10)],
+                code: "success",
+                properties: [
+                    "soup": .string(Self.orderSoup.parameter("soup")!.caseName(soup, language: language)), "quantity": .number(quantity),
+                    "waitTime": .number(10)
+                ],
                 locale: ParlanceLocale(locale))
             #expect(rendered == expected)
         }
@@ -146,11 +168,17 @@ import ParlanceText
         return context
     }
 
-    static let tomato = Shortcut(id: "a", phrase: "sopa del día", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("tomato"), "quantity": .number(1)])
-    static let clam = Shortcut(id: "b", phrase: "sopa del mar", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("clam")])
+    static let tomato = Shortcut(
+        id: "a", phrase: "sopa del día", app: "Soup Chef", intent: "orderSoup",
+        parameters: ["soup": .enumCase("tomato"), "quantity": .number(1)])
+    static let clam = Shortcut(
+        id: "b", phrase: "sopa del mar", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("clam")])
 
     @Test func aNearMissBetweenTwoShortcutsIsAskedNotGuessed() throws {
-        let parser = try IntentParser(context: Self.demoWith([Self.tomato, Self.clam, Shortcut(id: "c", phrase: "sopa del dio", app: "Soup Chef", intent: "orderSoup", parameters: [:])]))
+        let parser = try IntentParser(
+            context: Self.demoWith([
+                Self.tomato, Self.clam, Shortcut(id: "c", phrase: "sopa del dio", app: "Soup Chef", intent: "orderSoup", parameters: [:])
+            ]))
         let es = try ParlanceLocale("es")
         // Said exactly: that one, even with another one letter away.
         let exact = try parser.parse("sopa del día", locale: es, referenceTime: SoupChefEndToEndTests.noon)
@@ -179,14 +207,17 @@ import ParlanceText
         let parser = try IntentParser(context: context)
         for language in ["en", "es", "fr"] {
             for phrase in context.suggestedPhrases(for: chowder, language: language) where phrase.contains("Soup Chef") {
-                let intent = try #require(try parser.parse(phrase, locale: ParlanceLocale(language), referenceTime: SoupChefEndToEndTests.noon).intent, "\(phrase)")
+                let intent = try #require(
+                    try parser.parse(phrase, locale: ParlanceLocale(language), referenceTime: SoupChefEndToEndTests.noon).intent,
+                    "\(phrase)")
                 #expect(intent.values("soup").map(\.value) == [.enumCase("clam")], "\(phrase)")
                 #expect(intent.values("quantity").map(\.value) == [.number(2)], "\(phrase)")
             }
         }
         // A suggestion another shortcut already uses is not offered.
         var taken = context
-        taken.shortcuts.append(Shortcut(id: "x", phrase: "Order 2 clam chowder soups with Soup Chef", app: "Soup Chef", intent: "orderSoup", parameters: [:]))
+        taken.shortcuts.append(
+            Shortcut(id: "x", phrase: "Order 2 clam chowder soups with Soup Chef", app: "Soup Chef", intent: "orderSoup", parameters: [:]))
         #expect(!taken.suggestedPhrases(for: chowder, language: "en").contains("Order 2 clam chowder soups with Soup Chef"))
         // `examples` lists the shortcuts and the suggestions.
         let examples = context.examples(app: "Soup Chef", language: "es")
@@ -197,12 +228,20 @@ import ParlanceText
     @Test(arguments: [
         (#"{"id": "s", "phrase": "x", "app": "Nope", "intent": "orderSoup"}"#, "unknown app 'Nope'"),
         (#"{"id": "s", "phrase": "x", "app": "Soup Chef", "intent": "sendMessage"}"#, "Soup Chef does not handle 'sendMessage'"),
-        (#"{"id": "s", "phrase": "x", "app": "Soup Chef", "intent": "orderSoup", "parameters": {"size": 2}}"#, "orderSoup has no parameter 'size'"),
-        (#"{"id": "s", "phrase": "x", "app": "Soup Chef", "intent": "orderSoup", "parameters": {"soup": "pizza"}}"#, "'pizza' is not a case of orderSoup.soup"),
-        (#"{"id": "s", "phrase": " ", "app": "Soup Chef", "intent": "orderSoup"}"#, "a shortcut phrase cannot be empty"),
+        (
+            #"{"id": "s", "phrase": "x", "app": "Soup Chef", "intent": "orderSoup", "parameters": {"size": 2}}"#,
+            "orderSoup has no parameter 'size'"
+        ),
+        (
+            #"{"id": "s", "phrase": "x", "app": "Soup Chef", "intent": "orderSoup", "parameters": {"soup": "pizza"}}"#,
+            "'pizza' is not a case of orderSoup.soup"
+        ),
+        (#"{"id": "s", "phrase": " ", "app": "Soup Chef", "intent": "orderSoup"}"#, "a shortcut phrase cannot be empty")
     ])
     func badShortcutsAreClearErrors(json: String, message: String) throws {
-        let context = #"{"apps": [{"name": "Soup Chef", "intents": [{"name": "orderSoup", "parameters": [{"name": "soup", "type": "enum", "cases": [{"id": "tomato", "names": {"en": ["tomato"]}}]}]}]}], "shortcuts": ["# + json + "]}"
+        let context =
+            #"{"apps": [{"name": "Soup Chef", "intents": [{"name": "orderSoup", "parameters": [{"name": "soup", "type": "enum", "cases": [{"id": "tomato", "names": {"en": ["tomato"]}}]}]}]}], "shortcuts": ["#
+            + json + "]}"
         #expect { try ParserContext.decode(Data(context.utf8), file: "ctx.json") } throws: { "\($0)".contains(message) }
     }
 }
@@ -210,28 +249,34 @@ import ParlanceText
 /// A custom intent's object parameter resolved through its vocabulary type, and donations
 /// deciding between contacts for a SiriKit intent.
 @Suite struct CustomObjectAndContactDonationTests {
-    static let context = try! ParserContext.decode(Data("""
-        {"apps": [
-          {"name": "CoffeeMonkey", "intents": [{"name": "orderCoffee", "category": "order",
-            "parameters": [{"name": "drink", "type": "enum", "required": true, "cases": [{"id": "latte", "names": {"en": ["latte"]}}]},
-                           {"name": "store", "type": "object", "vocabulary": "storeName"}],
-            "phrases": {"en": ["order a {drink} at {store} with CoffeeMonkey"]}}],
-           "userVocabulary": {"storeName": [{"id": "s1", "phrase": "Main Street"}, {"id": "s2", "phrase": "Airport Terminal 2"}]}},
-          {"name": "MonkeyChat", "intents": ["sendMessage"],
-           "userVocabulary": {"contactName": [{"id": "great", "phrase": "Bobo the Great"}, {"id": "jr", "phrase": "Bobo Jr."}]}}]}
-        """.utf8), file: "objects.json")
+    static let context = try! ParserContext.decode(
+        Data(
+            """
+            {"apps": [
+              {"name": "CoffeeMonkey", "intents": [{"name": "orderCoffee", "category": "order",
+                "parameters": [{"name": "drink", "type": "enum", "required": true, "cases": [{"id": "latte", "names": {"en": ["latte"]}}]},
+                               {"name": "store", "type": "object", "vocabulary": "storeName"}],
+                "phrases": {"en": ["order a {drink} at {store} with CoffeeMonkey"]}}],
+               "userVocabulary": {"storeName": [{"id": "s1", "phrase": "Main Street"}, {"id": "s2", "phrase": "Airport Terminal 2"}]}},
+              {"name": "MonkeyChat", "intents": ["sendMessage"],
+               "userVocabulary": {"contactName": [{"id": "great", "phrase": "Bobo the Great"}, {"id": "jr", "phrase": "Bobo Jr."}]}}]}
+            """.utf8), file: "objects.json")
 
     @Test func anObjectResolvesThroughItsVocabulary() throws {
         let (parser, _) = try SoupChefEndToEndTests.pipeline(Self.context)
-        let intent = try #require(try SoupChefEndToEndTests.parse("Order a latte at main street with CoffeeMonkey", "en", with: parser).intent)
+        let intent = try #require(
+            try SoupChefEndToEndTests.parse("Order a latte at main street with CoffeeMonkey", "en", with: parser).intent)
         let store = try #require(intent.values("store").first)
         #expect(store.value == .text("main street"))
         #expect(store.resolution?.kind == .success)
         #expect(store.resolution?.items.map(\.id) == ["s1"])
-        let airport = try #require(try SoupChefEndToEndTests.parse("order a latte at the airport with CoffeeMonkey", "en", with: parser).intent?.values("store").first)
+        let airport = try #require(
+            try SoupChefEndToEndTests.parse("order a latte at the airport with CoffeeMonkey", "en", with: parser).intent?.values("store")
+                .first)
         #expect(airport.resolution?.items.first?.id == "s2", "\(String(describing: airport.resolution))")
         // The object type is a vocabulary type queries may name.
-        let answer = try Resolver(context: Self.context).resolve("Main Street", app: "CoffeeMonkey", type: "storeName", locale: ParlanceLocale("en"))
+        let answer = try Resolver(context: Self.context).resolve(
+            "Main Street", app: "CoffeeMonkey", type: "storeName", locale: ParlanceLocale("en"))
         #expect(answer.resolution.kind == .success)
     }
 
@@ -241,7 +286,10 @@ import ParlanceText
         let before = try SoupChefEndToEndTests.parse(text, "en", with: parser)
         #expect(before.intent?.values("recipients").first?.resolution?.kind == .disambiguation)
         for n in 0..<3 {
-            log.record(Donation(id: "m\(n)", app: "MonkeyChat", intent: "sendMessage", parameters: ["recipients": .text("jr")], date: SoupChefEndToEndTests.noon))
+            log.record(
+                Donation(
+                    id: "m\(n)", app: "MonkeyChat", intent: "sendMessage", parameters: ["recipients": .text("jr")],
+                    date: SoupChefEndToEndTests.noon))
         }
         let recipient = try #require(try SoupChefEndToEndTests.parse(text, "en", with: parser).intent?.values("recipients").first)
         #expect(recipient.resolution?.kind == .confirmationRequired)

@@ -1,14 +1,17 @@
 import Foundation
+import ParlanceText
+
 @testable import ParlanceParser
 @testable import ParlanceResolver
-import ParlanceText
 
 enum Support {
     static let en = try! ParlanceLocale("en-US")
     static let es = try! ParlanceLocale("es-ES")
 
     /// A context with one app whose contactName set is `contacts` (strings or items).
-    static func context(app: String = "MonkeyChat", contacts: [VocabularyItem], type: String = "contactName", intents: [String] = ["sendMessage"]) throws -> ParserContext {
+    static func context(
+        app: String = "MonkeyChat", contacts: [VocabularyItem], type: String = "contactName", intents: [String] = ["sendMessage"]
+    ) throws -> ParserContext {
         let items = contacts.map { item -> [String: Any] in
             var d: [String: Any] = ["id": item.id, "phrase": item.phrase]
             if let p = item.pronunciation { d["pronunciation"] = p }

@@ -1,13 +1,17 @@
 import Foundation
+import ParlanceText
 import Testing
+
 @testable import ParlanceParser
 @testable import ParlanceResolver
-import ParlanceText
 
 @Suite struct VocabularyStoreTests {
     @Test func aRemovedContactIsNeverMatchedAgain() throws {
         let resolver = Resolver(context: .demo)
-        #expect(Support.ids(try resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution) == ["bobo-jr"])
+        #expect(
+            Support.ids(try resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution) == [
+                "bobo-jr"
+            ])
         resolver.store.removeUserVocabulary(ids: ["bobo-jr"], app: "MonkeyChat", type: "contactName")
         let after = try resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: Support.en)
         #expect(!after.candidates.contains { $0.id == "bobo-jr" })
@@ -26,7 +30,9 @@ import ParlanceText
         #expect(gone.kind == .unsupported)
         // App vocabulary is not user vocabulary: sign-out leaves MonkeyFit's workouts.
         resolver.store.removeAllUserVocabulary(app: "MonkeyFit")
-        #expect(try resolver.resolve("Bananarific", app: "MonkeyFit", type: "workoutActivityName", locale: Support.en).resolution.kind == .success)
+        #expect(
+            try resolver.resolve("Bananarific", app: "MonkeyFit", type: "workoutActivityName", locale: Support.en).resolution.kind
+                == .success)
     }
 
     @Test func queriesDuringUpdatesSeeWholeSets() async throws {
@@ -43,7 +49,8 @@ import ParlanceText
             for _ in 0..<4 {
                 group.addTask {
                     for n in 0..<100 {
-                        let answer = try resolver.resolve("Member \(n % 40) Troop", app: "MonkeyChat", type: "contactName", locale: Support.en)
+                        let answer = try resolver.resolve(
+                            "Member \(n % 40) Troop", app: "MonkeyChat", type: "contactName", locale: Support.en)
                         let prefixes = Set(answer.candidates.map { $0.id.prefix(1) })
                         #expect(prefixes.count == 1, "mixed sets: \(answer.candidates.map(\.id))")
                         #expect(answer.resolution.kind == .success)

@@ -13,7 +13,7 @@ import Testing
         ("it-IT", "corri mezz'ora lunedì scorso"),
         ("pt-BR", "paga vinte reais ontem de manhã"),
         ("ja-JP", "昨日ボボに3000円送って"),
-        ("zh-CN", "昨天给北京的魏章发消息"),
+        ("zh-CN", "昨天给北京的魏章发消息")
     ]
 
     @Test func manyTasksGetTheSequentialResults() async throws {

@@ -30,7 +30,9 @@ import Testing
             #expect(output == expected, "Golden/\(input.name).json differs from the output for '\(input.text)'")
         }
         if Self.recording {
-            Issue.record("re-recorded \(recorded.count) golden files: review `git diff Tests/ParlanceTextTests/Golden`, then run the tests without PARLANCE_RECORD_GOLDEN")
+            Issue.record(
+                "re-recorded \(recorded.count) golden files: review `git diff Tests/ParlanceTextTests/Golden`, then run the tests without PARLANCE_RECORD_GOLDEN"
+            )
         }
     }
 

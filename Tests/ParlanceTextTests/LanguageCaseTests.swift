@@ -23,10 +23,12 @@ import Testing
             let text = try #require(object["text"] as? String)
             let locale = try ParlanceLocale(object["locale"] as? String ?? language)
             let tokens = try TextAnalyzer.shared.tokenize(text, locale: locale)
-            let where_ = "\(language)/tokens.jsonl:\(line) \(text)"
-            for (field, read) in [("tokens", \Token.text), ("normalized", \Token.normalized), ("keys", \Token.key), ("latin", \Token.latin)] as [(String, KeyPath<Token, String>)] {
+            let place = "\(language)/tokens.jsonl:\(line) \(text)"
+            for (field, read) in [("tokens", \Token.text), ("normalized", \Token.normalized), ("keys", \Token.key), ("latin", \Token.latin)]
+                as [(String, KeyPath<Token, String>)]
+            {
                 guard let expected = object[field] as? [String] else { continue }
-                #expect(tokens.map { $0[keyPath: read] } == expected, "\(where_): \(field)")
+                #expect(tokens.map { $0[keyPath: read] } == expected, "\(place): \(field)")
             }
         }
     }
@@ -44,8 +46,8 @@ import Testing
             }
             #expect(
                 CaseFiles.same(actual, expected),
-                "\(language)/entities.jsonl:\(line) \(text) [\(locale)]\n  expected \(CaseFiles.text(expected))\n  got      \(CaseFiles.text(actual))")
+                "\(language)/entities.jsonl:\(line) \(text) [\(locale)]\n  expected \(CaseFiles.text(expected))\n  got      \(CaseFiles.text(actual))"
+            )
         }
     }
 }
-

@@ -1,12 +1,14 @@
+import Foundation
 import Testing
 
 @testable import ParlanceText
 
 @Suite struct LocaleTests {
-    @Test(arguments: [
-        ("es-ES", "es", nil, "ES", "es-ES"), ("pt_br", "pt", nil, "BR", "pt-BR"), ("EN", "en", nil, nil, "en"),
-        ("zh-Hans-CN", "zh", "Hans", "CN", "zh-Hans-CN"), ("es-419", "es", nil, "419", "es-419"),
-    ] as [(String, String, String?, String?, String)])
+    @Test(
+        arguments: [
+            ("es-ES", "es", nil, "ES", "es-ES"), ("pt_br", "pt", nil, "BR", "pt-BR"), ("EN", "en", nil, nil, "en"),
+            ("zh-Hans-CN", "zh", "Hans", "CN", "zh-Hans-CN"), ("es-419", "es", nil, "419", "es-419")
+        ] as [(String, String, String?, String?, String)])
     func parses(tag: String, language: String, script: String?, region: String?, canonical: String) throws {
         let locale = try ParlanceLocale(tag)
         #expect(locale.language == language)
@@ -46,8 +48,6 @@ import Testing
         }
     }
 }
-
-import Foundation
 
 enum FileManagerShim {
     static func files(in folder: URL) throws -> [String] {

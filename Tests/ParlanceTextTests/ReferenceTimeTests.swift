@@ -12,7 +12,9 @@ import Testing
         #expect(try ReferenceTime(iso8601: "2026-11-21").description == "2026-11-21T00:00:00+00:00")
     }
 
-    @Test(arguments: ["", "yesterday", "2026-11-21T10:00", "2026-13-01", "2026-02-30", "2026-11-21T25:00:00Z", "2026-11-21T10:00:00+1", "2026/11/21"])
+    @Test(arguments: [
+        "", "yesterday", "2026-11-21T10:00", "2026-13-01", "2026-02-30", "2026-11-21T25:00:00Z", "2026-11-21T10:00:00+1", "2026/11/21"
+    ])
     func refusesWhatIsNotISO8601(text: String) {
         #expect(throws: ReferenceTimeError.self) { try ReferenceTime(iso8601: text) }
     }
@@ -26,6 +28,8 @@ import Testing
         #expect(CivilDate(year: 2024, month: 2, day: 28).adding(days: 1) == CivilDate(year: 2024, month: 2, day: 29))
         #expect(CivilDate(year: 2026, month: 1, day: 15).firstOfMonth(adding: -1) == CivilDate(year: 2025, month: 12, day: 1))
         #expect(CivilDate(year: 2026, month: 2, day: 1).lastOfMonth.day == 28)
-        #expect(ReferenceTime(year: 2026, month: 11, day: 21, utcOffsetSeconds: 3600).dateTime(saturday, hour: 24) == "2026-11-22T00:00:00+01:00")
+        #expect(
+            ReferenceTime(year: 2026, month: 11, day: 21, utcOffsetSeconds: 3600).dateTime(saturday, hour: 24)
+                == "2026-11-22T00:00:00+01:00")
     }
 }

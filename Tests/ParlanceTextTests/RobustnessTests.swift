@@ -15,7 +15,7 @@ import Testing
         "the day before the day before yesterday", "last last last Monday", "5 5 5 5 km km km",
         "for 99999999999999999999999 hours", "-666666666666666666666666 minutes", "en -666666 6666666666666666666666 s",
         "03/3/33333333333333333333338", "12/31/99999999999999999999", "99999999999999999999-1-1", "1.2.99999999999999999999",
-        "مرحبا بوبو", "שלום", "สวัสดีครับ", "안녕하세요", "Привет, Бобо!",
+        "مرحبا بوبو", "שלום", "สวัสดีครับ", "안녕하세요", "Привет, Бобо!"
     ]
 
     @Test(arguments: ParlanceLocale.supportedLanguages)
@@ -59,7 +59,9 @@ import Testing
         #expect(Measure(amount: 0, unit: .minute).iso8601 == "PT0S")
         #expect(Measure(amount: -2, unit: .hour).iso8601 == "-PT2H")
         #expect(Measure(amount: Decimal(string: "1e30")!, unit: .hour).iso8601 == "PT1" + String(repeating: "0", count: 30) + "H")
-        #expect(Measure(amount: Decimal(string: "-6666666666666666666666")!, unit: .second).iso8601?.hasPrefix("-PT1851851851851851851H") == true)
+        #expect(
+            Measure(amount: Decimal(string: "-6666666666666666666666")!, unit: .second).iso8601?.hasPrefix("-PT1851851851851851851H")
+                == true)
     }
 
     /// Random strings from a mix of scripts, marks, digits and punctuation (fixed seed).
@@ -83,7 +85,8 @@ import Testing
         func slice(_ span: Span) -> String { String(String.UnicodeScalarView(scalars[span.start..<span.end])) }
         var previousEnd = 0
         for token in analysis.tokens {
-            #expect(token.span.start >= previousEnd && token.span.end <= scalars.count, "token span out of order in \(text.debugDescription)")
+            #expect(
+                token.span.start >= previousEnd && token.span.end <= scalars.count, "token span out of order in \(text.debugDescription)")
             #expect(token.span.count > 0)
             #expect(slice(token.span) == token.text, "token text is not its span in \(text.debugDescription)")
             previousEnd = token.span.end

@@ -13,10 +13,14 @@ import Testing
         #expect(lines.count >= 10, "\(language)/soundalike.jsonl needs at least 10 pairs")
         #expect(lines.contains { $0.object["same"] as? Bool == false }, "\(language)/soundalike.jsonl needs pairs that must differ")
         for (line, object) in lines {
-            let a = try #require(object["a"] as? String), b = try #require(object["b"] as? String)
+            let a = try #require(object["a"] as? String)
+            let b = try #require(object["b"] as? String)
             let same = try #require(object["same"] as? Bool)
-            let ka = rules.keys(of: a), kb = rules.keys(of: b)
-            #expect((ka == kb) == same, "\(language)/soundalike.jsonl:\(line) \(a) \(ka) vs \(b) \(kb): expected \(same ? "same" : "different")")
+            let ka = rules.keys(of: a)
+            let kb = rules.keys(of: b)
+            #expect(
+                (ka == kb) == same, "\(language)/soundalike.jsonl:\(line) \(a) \(ka) vs \(b) \(kb): expected \(same ? "same" : "different")"
+            )
         }
     }
 

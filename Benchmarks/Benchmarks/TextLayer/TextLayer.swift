@@ -26,8 +26,10 @@ let benchmarks: @Sendable () -> Void = {
         }
         precondition(tokenCount > utterances.count, "tokenizer returned too few tokens")
 
-        Benchmark("tokenize+normalize \(folder) (\(utterances.count) utterances)",
-                  configuration: .init(scalingFactor: .one)) { benchmark in
+        Benchmark(
+            "tokenize+normalize \(folder) (\(utterances.count) utterances)",
+            configuration: .init(scalingFactor: .one)
+        ) { benchmark in
             for _ in benchmark.scaledIterations {
                 var count = 0
                 for text in utterances { count += try analyzer.tokenize(text, locale: locale).count }
@@ -58,7 +60,9 @@ enum CorpusUtterances {
         for file in files.sorted() where file.hasSuffix(".jsonl") {
             guard let content = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else { continue }
             for line in content.split(separator: "\n") {
-                if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let text = object["text"] as? String {
+                if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let text = object["text"] as? String
+                {
                     texts.append(text)
                 }
             }

@@ -8,14 +8,19 @@ import Foundation
 // The outputs are checked: one record per input line, the first one the expected intent.
 //   swift build -c release --product parlance && swift run -c release Commands [--lines N]
 
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("parlance")
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(
+    "parlance")
 guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-    FileHandle.standardError.write(Data("build the command first: swift build -c release --product parlance (looked for \(binary.path))\n".utf8))
+    FileHandle.standardError.write(
+        Data("build the command first: swift build -c release --product parlance (looked for \(binary.path))\n".utf8))
     exit(2)
 }
 var lines = 200_000
-if let i = CommandLine.arguments.firstIndex(of: "--lines"), i + 1 < CommandLine.arguments.count, let n = Int(CommandLine.arguments[i + 1]) { lines = n }
+if let i = CommandLine.arguments.firstIndex(of: "--lines"), i + 1 < CommandLine.arguments.count, let n = Int(CommandLine.arguments[i + 1]) {
+    lines = n
+}
 
 /// Runs the command; returns wall seconds, peak resident bytes (through GNU time, when
 /// /usr/bin/time is there; else 0) and its output.
@@ -45,7 +50,8 @@ func run(_ arguments: [String], input: URL? = nil, output: URL? = nil) throws ->
     let data = output == nil ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
     process.waitUntilExit()
     let elapsed = ContinuousClock.now - start
-    let kilobytes = gnuTime ? Int((try? String(contentsOf: report, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0 : 0
+    let kilobytes =
+        gnuTime ? Int((try? String(contentsOf: report, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0 : 0
     try? FileManager.default.removeItem(at: report)
     return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, kilobytes * 1024, data)
 }
@@ -64,10 +70,14 @@ print("| `parlance parse` on the demo context, cold process: median | \(Int(star
 print("| … best of 15 | \(Int(startups[0] * 1000)) ms |")
 
 // Batch.
-let corpus = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Corpora/intents/en-US").path).filter { $0.hasSuffix(".jsonl") }.sorted()
+let corpus = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Corpora/intents/en-US").path).filter {
+    $0.hasSuffix(".jsonl")
+}.sorted()
 var corpusLines: [String] = []
 for file in corpus {
-    corpusLines += try String(contentsOf: root.appendingPathComponent("Corpora/intents/en-US/\(file)"), encoding: .utf8).split(separator: "\n").map(String.init)
+    corpusLines += try String(contentsOf: root.appendingPathComponent("Corpora/intents/en-US/\(file)"), encoding: .utf8).split(
+        separator: "\n"
+    ).map(String.init)
 }
 let big = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-batch-\(lines).jsonl")
 if !FileManager.default.fileExists(atPath: big.path) {
@@ -81,6 +91,8 @@ for jobs in [1, 2] {
     let (seconds, peak, _) = try run(["batch", "--jobs", "\(jobs)", "--context", "Corpora/contexts/monkey.json", big.path], output: out)
     let produced = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").count
     precondition(produced == lines, "batch wrote \(produced) lines for \(lines)")
-    print("| `parlance batch --jobs \(jobs)`, \(lines.formatted()) lines (\(big.lastPathComponent)) | \(Int(Double(lines) / seconds).formatted()) lines/s, peak \(peak > 0 ? "\(peak / 1_000_000) MB" : "(no /usr/bin/time)") |")
+    print(
+        "| `parlance batch --jobs \(jobs)`, \(lines.formatted()) lines (\(big.lastPathComponent)) | \(Int(Double(lines) / seconds).formatted()) lines/s, peak \(peak > 0 ? "\(peak / 1_000_000) MB" : "(no /usr/bin/time)") |"
+    )
 }
 try? FileManager.default.removeItem(at: out)

@@ -27,7 +27,9 @@ while let argument = arguments.next() {
 }
 
 let locale = try ParlanceLocale("en-US")
-print("| items | build (s, 2 threads) | build (s, 1 thread) | index MB | index bytes/item | RSS growth MB (items + index) | query p50 (µs) | query p99 (µs) | queries/s (1 core) | kinds |")
+print(
+    "| items | build (s, 2 threads) | build (s, 1 thread) | index MB | index bytes/item | RSS growth MB (items + index) | query p50 (µs) | query p99 (µs) | queries/s (1 core) | kinds |"
+)
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for size in sizes {
     let items = GeneratedNames.items(size)
@@ -47,7 +49,8 @@ for size in sizes {
     let phrases = Set(items.map(\.phrase))
     var times: [Double] = []
     var kinds: [String: Int] = [:]
-    var exactFound = 0, exactTotal = 0
+    var exactFound = 0
+    var exactTotal = 0
     for query in queries {
         let t0 = clock.now
         let answer = try resolver.resolve(query, app: "Contacts", type: "contactName", locale: locale)
@@ -56,19 +59,27 @@ for size in sizes {
         kinds[answer.resolution.kind.rawValue, default: 0] += 1
         if phrases.contains(query) {
             exactTotal += 1
-            if answer.candidates.contains(where: { $0.display == query && $0.match.whole }) { exactFound += 1 } else if exactTotal - exactFound < 4 {
-                FileHandle.standardError.write(Data("lost: \(query) → \(answer.resolution.kind) \(answer.candidates.prefix(3).map(\.display))\n".utf8))
+            if answer.candidates.contains(where: { $0.display == query && $0.match.whole }) {
+                exactFound += 1
+            } else if exactTotal - exactFound < 4 {
+                FileHandle.standardError.write(
+                    Data("lost: \(query) → \(answer.resolution.kind) \(answer.candidates.prefix(3).map(\.display))\n".utf8))
             }
         }
     }
     if ProcessInfo.processInfo.environment["SHOW_SLOW"] != nil {
-        for (t, q) in zip(times, queries).sorted(by: { $0.0 > $1.0 }).prefix(12) { FileHandle.standardError.write(Data("slow \(Int(t)) µs: \(q)\n".utf8)) }
+        for (t, q) in zip(times, queries).sorted(by: { $0.0 > $1.0 }).prefix(12) {
+            FileHandle.standardError.write(Data("slow \(Int(t)) µs: \(q)\n".utf8))
+        }
     }
     precondition(exactFound == exactTotal, "\(size): \(exactTotal - exactFound) exact queries lost their item")
     times.sort()
-    let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
+    let p50 = times[times.count / 2]
+    let p99 = times[min(times.count - 1, times.count * 99 / 100)]
     let total = times.reduce(0, +)
     func seconds(_ d: Duration) -> String { String(format: "%.2f", d.seconds) }
     let kindText = kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    print("| \(size) | \(seconds(build)) | \(seconds(single)) | \(String(format: "%.1f", Double(indexBytes) / 1e6)) | \(indexBytes / size) | \(String(format: "%.0f", Double(after - before) / 1e6)) | \(String(format: "%.1f", p50)) | \(String(format: "%.1f", p99)) | \(String(format: "%.0f", Double(queries.count) / (total / 1e6))) | \(kindText) |")
+    print(
+        "| \(size) | \(seconds(build)) | \(seconds(single)) | \(String(format: "%.1f", Double(indexBytes) / 1e6)) | \(indexBytes / size) | \(String(format: "%.0f", Double(after - before) / 1e6)) | \(String(format: "%.1f", p50)) | \(String(format: "%.1f", p99)) | \(String(format: "%.0f", Double(queries.count) / (total / 1e6))) | \(kindText) |"
+    )
 }

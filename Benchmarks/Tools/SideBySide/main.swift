@@ -11,7 +11,8 @@ import Support
 //       times full parses (templates, fallback, resolution) of the utterances in FILE, one
 //       per line, against Corpora/contexts/monkey.json, one core.
 
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
@@ -29,8 +30,10 @@ case "names":
     let folder = URL(fileURLWithPath: option("--dump") ?? ".")
     let items = GeneratedNames.items(size)
     let queries = GeneratedNames.queries(from: items, count: count)
-    try items.map { "\($0.id)\t\($0.phrase)" }.joined(separator: "\n").appending("\n").write(to: folder.appendingPathComponent("names-\(size).tsv"), atomically: true, encoding: .utf8)
-    try queries.joined(separator: "\n").appending("\n").write(to: folder.appendingPathComponent("queries-\(size).txt"), atomically: true, encoding: .utf8)
+    try items.map { "\($0.id)\t\($0.phrase)" }.joined(separator: "\n").appending("\n").write(
+        to: folder.appendingPathComponent("names-\(size).tsv"), atomically: true, encoding: .utf8)
+    try queries.joined(separator: "\n").appending("\n").write(
+        to: folder.appendingPathComponent("queries-\(size).txt"), atomically: true, encoding: .utf8)
     let context = try ParserContext.decode(Data(#"{"apps": [{"name": "Contacts", "intents": ["startCall"]}]}"#.utf8), file: "side-by-side")
     let resolver = Resolver(context: context)
     resolver.store.setUserVocabulary(items, app: "Contacts", type: "contactName")
@@ -47,7 +50,10 @@ case "names":
     }
     precondition(answered > count / 2, "the resolver found nothing for most queries")
     times.sort()
-    emit(["size": size, "queries": count, "mean_us": times.reduce(0, +) / Double(times.count), "p50_us": times[times.count / 2], "p99_us": times[times.count * 99 / 100]])
+    emit([
+        "size": size, "queries": count, "mean_us": times.reduce(0, +) / Double(times.count), "p50_us": times[times.count / 2],
+        "p99_us": times[times.count * 99 / 100]
+    ])
 case "parse":
     let locale = try ParlanceLocale(option("--locale") ?? "en-US")
     let texts = try String(contentsOfFile: option("--texts")!, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -55,7 +61,8 @@ case "parse":
     let parser = try ResolvingParser(context: context)
     let reference = try ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
     var found = 0
-    for text in texts where try parser.parse(text, locale: locale, referenceTime: reference).intent != nil { found += 1 }  // warm up, and check
+    // Warm up, and check.
+    for text in texts where try parser.parse(text, locale: locale, referenceTime: reference).intent != nil { found += 1 }
     precondition(found > texts.count / 2, "the parser found no intent for most utterances")
     let clock = ContinuousClock()
     var parsed = 0
@@ -65,8 +72,10 @@ case "parse":
         parsed += texts.count
     }
     let elapsed = (clock.now - start).seconds
-    emit(["locale": locale.identifier, "sentences": texts.count, "per_second": Double(parsed) / elapsed,
-          "mean_chars": Double(texts.reduce(0) { $0 + $1.count }) / Double(texts.count), "with_intent": found])
+    emit([
+        "locale": locale.identifier, "sentences": texts.count, "per_second": Double(parsed) / elapsed,
+        "mean_chars": Double(texts.reduce(0) { $0 + $1.count }) / Double(texts.count), "with_intent": found
+    ])
 default:
     FileHandle.standardError.write(Data("usage: SideBySide names --size N --queries Q --dump DIR | parse --locale L --texts FILE\n".utf8))
     exit(2)

@@ -4,16 +4,21 @@ import Parlance
 /// (nothing downloaded): Latin names from several languages with accents, hyphens and
 /// particles, Chinese (hanzi), Japanese (kana), Russian (Cyrillic) and Greek names.
 public enum GeneratedNames {
-    static let first = ["Ana", "Bobo", "José", "María", "Jean-Pierre", "Chloé", "Jürgen", "Giovanni", "João", "Wei", "Sakura", "Dmitri",
-                        "Íñigo", "Siobhán", "Zoë", "Mary-Ann", "Lee", "Leigh", "Marc", "Mark", "Inés", "Beatriz", "Vicente", "Yolanda",
-                        "Renaud", "Sean", "Katherine", "Catherine", "Luis", "Lucía", "François", "Émilie", "Björn", "Søren", "Łukasz",
-                        "Agnieszka", "Mehmet", "Ayşe", "Nguyễn", "Priya", "Arjun", "Oluwaseun", "Kwame", "Fatima", "Omar", "Hana", "Yuki",
-                        "Kenji", "Min-jun", "Seo-yeon", "Thiago", "Gabriela", "Matteo", "Giulia", "Lukas", "Lena", "Noah", "Emma", "Liam",
-                        "Olivia", "Mateo", "Valentina", "Hugo", "Léa", "Paul", "Marie", "Jakob", "Anna", "Pedro", "Carmen", "Aoife", "Cian"]
-    static let syllables = ["ba", "bo", "ca", "del", "er", "fa", "ga", "gon", "ha", "ka", "lan", "le", "ma", "mor", "na", "no", "ol",
-                            "pa", "per", "qui", "ra", "ri", "ros", "sa", "san", "ta", "to", "tor", "va", "vi", "wal", "xe", "yo", "za",
-                            "zu", "ber", "chen", "dorf", "mann", "ez", "ini", "ov", "sky", "son", "ton", "ville", "eau", "ier"]
-    static let hanzi = Array("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂")
+    static let first = [
+        "Ana", "Bobo", "José", "María", "Jean-Pierre", "Chloé", "Jürgen", "Giovanni", "João", "Wei", "Sakura", "Dmitri",
+        "Íñigo", "Siobhán", "Zoë", "Mary-Ann", "Lee", "Leigh", "Marc", "Mark", "Inés", "Beatriz", "Vicente", "Yolanda",
+        "Renaud", "Sean", "Katherine", "Catherine", "Luis", "Lucía", "François", "Émilie", "Björn", "Søren", "Łukasz",
+        "Agnieszka", "Mehmet", "Ayşe", "Nguyễn", "Priya", "Arjun", "Oluwaseun", "Kwame", "Fatima", "Omar", "Hana", "Yuki",
+        "Kenji", "Min-jun", "Seo-yeon", "Thiago", "Gabriela", "Matteo", "Giulia", "Lukas", "Lena", "Noah", "Emma", "Liam",
+        "Olivia", "Mateo", "Valentina", "Hugo", "Léa", "Paul", "Marie", "Jakob", "Anna", "Pedro", "Carmen", "Aoife", "Cian"
+    ]
+    static let syllables = [
+        "ba", "bo", "ca", "del", "er", "fa", "ga", "gon", "ha", "ka", "lan", "le", "ma", "mor", "na", "no", "ol",
+        "pa", "per", "qui", "ra", "ri", "ros", "sa", "san", "ta", "to", "tor", "va", "vi", "wal", "xe", "yo", "za",
+        "zu", "ber", "chen", "dorf", "mann", "ez", "ini", "ov", "sky", "son", "ton", "ville", "eau", "ier"
+    ]
+    static let hanzi = Array(
+        "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂")
     static let kana = Array("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわん")
     static let cyrillicFirst = ["Дмитрий", "Анна", "Сергей", "Ольга", "Иван", "Наталья", "Алексей", "Елена"]
     static let cyrillicLast = ["Петров", "Иванова", "Смирнов", "Кузнецова", "Попов", "Соколова", "Лебедев", "Козлова"]

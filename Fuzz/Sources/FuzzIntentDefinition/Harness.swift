@@ -2,11 +2,14 @@ import Foundation
 import FuzzSupport
 import Parlance
 
+// The name libFuzzer calls.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let data = input(bytes, size)
     let cut = data.firstIndex(of: 0) ?? data.endIndex
     let strings = (try? IntentDefinitionFile.decodeStrings(data[..<cut], file: "Intents.strings")) ?? [:]
-    _ = try? IntentDefinitionFile.decode(Data(data[cut...].dropFirst()), file: "Intents.intentdefinition", strings: ["es": strings], baseLanguage: "en")
+    _ = try? IntentDefinitionFile.decode(
+        Data(data[cut...].dropFirst()), file: "Intents.intentdefinition", strings: ["es": strings], baseLanguage: "en")
     return 0
 }

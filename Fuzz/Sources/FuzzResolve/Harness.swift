@@ -5,9 +5,12 @@ import Parlance
 /// What every input shares (static: made on first use, whichever `main` runs).
 enum State {
     static let parser = try! ResolvingParser(context: .demo)
-    static let lines = ResolveLineProcessor(resolver: parser.resolver, defaultLocale: "en-US", defaultApp: "MonkeyChat", defaultType: nil, explain: true)
+    static let lines = ResolveLineProcessor(
+        resolver: parser.resolver, defaultLocale: "en-US", defaultApp: "MonkeyChat", defaultType: nil, explain: true)
 }
 
+// The name libFuzzer calls.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let data = input(bytes, size)

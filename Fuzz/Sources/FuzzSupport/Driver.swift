@@ -4,6 +4,7 @@ import Parlance
 /// libFuzzer's driver, for a program that has its own `main` (SwiftPM's executables do):
 /// parses libFuzzer's options and calls back for every input. Linked from the toolchain's
 /// libFuzzer by `-sanitize=fuzzer`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 private func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,

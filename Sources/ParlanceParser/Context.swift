@@ -75,6 +75,14 @@ public struct ParserContext: Sendable, Decodable {
                 throw ContextError(
                     file: file, message: "at apps[\(a)] '\(app.name)': no intents (an app without intents goes in installedApps)")
             }
+            // appVocabulary is keyed by locale: a key that is none ("english") would name a
+            // file no language ever reads.
+            for locale in app.appVocabulary.keys.sorted() {
+                do { _ = try ParlanceLocale(locale) } catch {
+                    throw ContextError(
+                        file: file, message: "at apps[\(a)] '\(app.name)'.appVocabulary: key '\(locale)': \(error.description)")
+                }
+            }
             for (key, vocabularies) in [("userVocabulary", app.userVocabulary), ("appVocabularyItems", app.appVocabularyItems)] {
                 for type in vocabularies.keys.sorted() where !known.contains(type) {
                     throw ContextError(

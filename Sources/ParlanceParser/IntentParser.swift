@@ -364,7 +364,7 @@ public final class IntentParser: UtteranceParser {
         var best = range
         for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
             for end in range.upperBound...min(units.count, range.upperBound + 3) {
-                let accepted = matcher.run(start: grammar.mention.start, accepting: grammar.mention.acceptingStates, from: start, to: end)
+                let accepted = matcher.run(start: grammar.mention.start, from: start, to: end)
                 if !accepted.isEmpty, end - start > best.count { best = start..<end }
             }
         }
@@ -427,7 +427,7 @@ public final class IntentParser: UtteranceParser {
             mentions: kept)
         oracle.valueStarts = SlotOracle.valueStarts(units, oracle.enumerations)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
-        let accepted = matcher.run(start: compiled.start, accepting: compiled.acceptingStates, from: 0, to: units.count)
+        let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
             let template = (custom?.templates ?? grammar.templates)[index]

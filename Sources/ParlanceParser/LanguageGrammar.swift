@@ -19,10 +19,9 @@ final class LanguageGrammar: Sendable {
     struct Compiled: Sendable {
         var automaton: Automaton
         var start: Int
-        /// Accepting states and the intent each accepts.
+        /// Accepting states and the intent each accepts. The automaton keeps only these
+        /// states as ends, so every state a match returns is one of them.
         let accepting: [Int: IntentKey]
-        /// The keys of `accepting`, as the matcher takes them (made once, not per match).
-        let acceptingStates: Set<Int>
 
         /// Closes `automaton` (see `Automaton.close`).
         init(automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
@@ -30,7 +29,6 @@ final class LanguageGrammar: Sendable {
             self.automaton.close(start: start, accepting: Set(accepting.keys))
             self.start = start
             self.accepting = accepting
-            self.acceptingStates = Set(accepting.keys)
         }
 
         /// A rule compiled alone (the mention rule, a category's verbs): one accepting state, no intent.
@@ -39,7 +37,6 @@ final class LanguageGrammar: Sendable {
             self.automaton.close(start: start, accepting: [end])
             self.start = start
             self.accepting = [:]
-            self.acceptingStates = [end]
         }
     }
 

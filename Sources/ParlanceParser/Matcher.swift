@@ -289,7 +289,7 @@ struct AutomatonMatcher {
     /// Per unit, whether a bending path may skip it.
     let skippable: [Bool]
 
-    func run(start: Int, accepting: Set<Int>, from: Int, to: Int) -> [Int: MatchPath] {
+    func run(start: Int, from: Int, to: Int) -> [Int: MatchPath] {
         let length = to - from
         var agenda = [[Int: MatchPath]](repeating: [:], count: length + 1)
         agenda[0][start] = MatchPath(score: 0, literals: 0, parent: nil)

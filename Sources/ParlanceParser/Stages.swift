@@ -124,7 +124,7 @@ extension IntentParser {
                     units: units, entities: [:], vocabularies: u.vocabularies, enumerations: [:], conjunctions: [], notNames: [],
                     app: mention.range)
                 if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(
-                    start: verb.start, accepting: verb.acceptingStates, from: removal.lowerBound, to: removal.upperBound
+                    start: verb.start, from: removal.lowerBound, to: removal.upperBound
                 ).isEmpty {
                     result.append(Reading(kind: .asDoer, units: rest, mention: mention, bonus: bonus, kept: []))
                 }

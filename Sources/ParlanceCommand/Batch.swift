@@ -56,7 +56,7 @@ struct Batch: ParsableCommand {
         let processor = BatchLineProcessor(
             parser: try resolveOptions.parser(contextOptions.load()), defaultLocale: locale, explain: explain, plainText: text)
         let failures = outcomes ? try run(OutcomeLineProcessor(batch: processor)) : try run(processor)
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitCode(ExitStatus.failed) }
     }
 
     /// Streams the input through the processor; returns how many lines failed.

@@ -95,11 +95,9 @@ struct Eval: ParsableCommand {
         return data
     }
 
-    /// Exit statuses: 0 measured and every gate passed; 1 a gate failed; 64 a usage or input
-    /// error (ArgumentParser's validation errors: a bad option, an unreadable corpus, nothing
-    /// to measure); 74 the reports or the summary could not be written.
-    static let gateFailure: Int32 = 1
-    static let ioFailure: Int32 = 74
+    // Exit statuses (`ExitStatus`): 0 measured and every gate passed; 1 a gate failed; 64 a
+    // usage or input error (a bad option, an unreadable corpus, nothing to measure); 74 the
+    // reports or the summary could not be written.
 
     func validate() throws {
         if let minIntentAccuracy, !(0...1).contains(minIntentAccuracy) {
@@ -177,7 +175,7 @@ struct Eval: ParsableCommand {
             throw InputError("cannot read the outcomes '\(path)': \(FileErrorText.describe(error))")
         }
         let locales: [String: EvaluationReport.LocaleReport]
-        do { locales = try ReportOutcome.sum(jsonLines: data, file: path) } catch { throw InputError("\(error)") }
+        locales = try ReportOutcome.sum(jsonLines: data, file: path)
         guard !locales.isEmpty else { throw InputError("nothing to measure: no outcome in '\(path)'") }
         return locales
     }
@@ -198,10 +196,10 @@ struct Eval: ParsableCommand {
         // Languages of records left out for want of an intent grammar, said when nothing is left.
         var skipped = Set<String>()
         let files: [String]
-        do { files = try CorpusFiles.list(corpora) } catch { throw InputError("\(error)") }
+        files = try CorpusFiles.list(corpora)
         for file in files {
             let loaded: [AnnotatedRecord]
-            do { loaded = try AnnotatedRecord.load(file) } catch { throw InputError("\(error)") }
+            loaded = try AnnotatedRecord.load(file)
             for record in loaded {
                 // A record no language can read is an error, not a record left out.
                 let language: String
@@ -246,7 +244,7 @@ struct Eval: ParsableCommand {
             if fromOutcomes == nil { try Self.errorLines(report).write(to: folder.appendingPathComponent("errors.jsonl")) }
         } catch {
             FileHandle.standardError.write(Data("Error: cannot write the reports to '\(out)': \(FileErrorText.describe(error))\n".utf8))
-            throw ExitCode(Self.ioFailure)
+            throw ExitCode(ExitStatus.output)
         }
         var summary: String
         switch format {
@@ -263,8 +261,7 @@ struct Eval: ParsableCommand {
             }
         }
         do { try FileHandle.standardOutput.write(contentsOf: Data(summary.utf8)) } catch {
-            FileHandle.standardError.write(Data("Error: cannot write to standard output: \(FileErrorText.describe(error))\n".utf8))
-            throw ExitCode(Self.ioFailure)
+            throw BatchOutputError(reason: FileErrorText.describe(error))
         }
         FileHandle.standardError.write(
             Data("reports written to \(folder.path)/report.{json,md,html}\(fromOutcomes == nil ? " and errors.jsonl" : "")\n".utf8))
@@ -283,6 +280,6 @@ struct Eval: ParsableCommand {
             for line in below { FileHandle.standardError.write(Data("below the recorded floor: \(line)\n".utf8)) }
             if !below.isEmpty { failed = true }
         }
-        if failed { throw ExitCode(Self.gateFailure) }
+        if failed { throw ExitCode(ExitStatus.failed) }
     }
 }

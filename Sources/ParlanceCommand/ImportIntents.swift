@@ -37,6 +37,6 @@ struct ImportIntents: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(Output(intents: definition.intents)), as: UTF8.self))
-        if strict, !definition.warnings.isEmpty { throw ExitCode(1) }
+        if strict, !definition.warnings.isEmpty { throw ExitCode(ExitStatus.failed) }
     }
 }

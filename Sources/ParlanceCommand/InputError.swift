@@ -6,22 +6,29 @@ import Parlance
     import Glibc
 #endif
 
+/// The command's exit statuses (README "Exit status"), in one place.
+enum ExitStatus {
+    /// Done, but something failed: a line's error record, a truncated input, a failed gate.
+    static let failed: Int32 = 1
+    /// A usage or input error (sysexits' EX_USAGE).
+    static let input: Int32 = 64
+    /// Output that could not be written (sysexits' EX_IOERR).
+    static let output: Int32 = 74
+}
+
 /// A problem with what the command was given to read — a context, a vocabulary file, a
-/// donation journal, a corpus, a thresholds file — rather than with its flags: said on
-/// standard error as "Error: …" without the usage text (which is about flags), with the
-/// usage and input exit status, 64. Flag errors stay `ValidationError` (usage shown, 64).
+/// donation journal, a thresholds file — rather than with its flags: said on standard error
+/// as "Error: …" without the usage text (which is about flags), with the usage and input
+/// exit status, 64. Flag errors stay `ValidationError` (usage shown, 64). A corpus's
+/// `CorpusError` (it names the file and line) ends the run the same way.
 struct InputError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-
-    /// The exit status of usage and input errors (sysexits' EX_USAGE).
-    static let exitStatus: Int32 = 64
-    /// The exit status of output that could not be written (sysexits' EX_IOERR).
-    static let ioFailure: Int32 = 74
 }
 
 extension ParlanceCommand {
-    /// Runs the command line; an `InputError` ends it with its message and status 64.
+    /// Runs the command line; an `InputError` or a `CorpusError` ends it with its message and
+    /// status 64, output that cannot be written with status 74.
     static func main() {
         #if canImport(Glibc)
             // Blocks of 32 KiB and more (a long line's buffers and tokens) come from mmap and go
@@ -43,10 +50,13 @@ extension ParlanceCommand {
             }
         } catch let error as InputError {
             FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
-            Foundation.exit(InputError.exitStatus)
+            Foundation.exit(ExitStatus.input)
+        } catch let error as CorpusError {
+            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            Foundation.exit(ExitStatus.input)
         } catch let error as BatchOutputError {
             FileHandle.standardError.write(Data("Error: cannot write to standard output: \(error.reason)\n".utf8))
-            Foundation.exit(InputError.ioFailure)
+            Foundation.exit(ExitStatus.output)
         } catch {
             exit(withError: error)
         }

@@ -64,7 +64,7 @@ struct Resolve: ParsableCommand {
         let processor = ResolveLineProcessor(
             resolver: resolver, defaultLocale: locale, defaultApp: app, defaultType: type, explain: explain)
         let failures = try BatchRunner(processor: processor, jobs: jobs).run(input: openInput(input), output: .standardOutput)
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitCode(ExitStatus.failed) }
     }
 }
 

@@ -44,21 +44,15 @@ struct Train: ParsableCommand {
         let parser = try IntentParser(context: contextOptions.load())
         let wanted = Set((languages ?? IntentParser.supportedLanguages.joined(separator: ",")).split(separator: ",").map(String.init))
         let catalogue = IntentCatalogue.standard
-        let unannotated: Set<String>
-        let files: [String]
-        do {
-            unannotated = try Set(CorpusFiles.list(intentOnly).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-            files = try CorpusFiles.list(corpora)
-        } catch { throw InputError("\(error)") }
+        let unannotated = try Set(CorpusFiles.list(intentOnly).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let files = try CorpusFiles.list(corpora)
         var items: [String: [FrameModelTrainer.Item]] = [:]
         var sources: [String: [String: Int]] = [:]
         var unplaced: [String: Int] = [:]
         for file in files {
             let tagFile = !unannotated.contains(URL(fileURLWithPath: file).standardizedFileURL.path)
             let source = URL(fileURLWithPath: file).deletingLastPathComponent().lastPathComponent
-            let records: [AnnotatedRecord]
-            do { records = try AnnotatedRecord.load(file) } catch { throw InputError("\(error)") }
-            for record in records {
+            for record in try AnnotatedRecord.load(file) {
                 guard let locale = try? ParlanceLocale(record.locale ?? "en"), wanted.contains(locale.language),
                     IntentParser.supportedLanguages.contains(locale.language)
                 else { continue }

@@ -48,7 +48,10 @@ public struct AnnotatedRecord: Sendable, Decodable {
 
     /// Reads a .jsonl corpus file; a bad line is an error naming the file and line.
     public static func load(_ path: String) throws -> [AnnotatedRecord] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw CorpusError(file: path, line: 0, message: "cannot read: \(FileErrorText.describe(error))")
+        }
         // Lines end in LF or CRLF (one Character in Swift); blank lines are skipped but counted.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
         return try lines.filter { !$0.element.allSatisfy(\.isWhitespace) }.map { n, line in

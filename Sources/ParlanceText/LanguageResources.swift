@@ -91,7 +91,8 @@ struct TokenizerData: Decodable, Sendable {
 /// `numbers.json`: what CLDR's spell-out rules do not give.
 struct NumberData: Decodable, Sendable {
     /// Words that count as a number but are not CLDR spell-out: "a" → 1, "dozen" → 12.
-    var extraWords: [String: Double]
+    /// Whole numbers only: spelled-out numbers are composed in integers.
+    var extraWords: [String: Int64]
     /// Words that are numbers only inside a larger expression (with a unit or a currency),
     /// because alone they are articles: "un", "une", "a".
     var weakWords: [String]

@@ -31,7 +31,8 @@ struct NumberMatch {
 /// run of number words: linear in its length.
 struct NumberLexicon: Sendable {
     let language: String
-    private let table: [String: Decimal]
+    /// Spelled-out phrases (keys joined by spaces) and their whole-number values.
+    private let table: [String: Int64]
     private let longestPhrase: Int
     /// What joins the keys of a phrase in the table: a space, or nothing in languages
     /// written without spaces (Japanese, Chinese), whose tokenizer splits numerals.
@@ -54,7 +55,7 @@ struct NumberLexicon: Sendable {
         var values: [Int64] = Array(0...999)
         values += stride(from: 1000, through: 10000, by: 1000).map(Int64.init)
         values += [20000, 50000, 100_000, 1_000_000, 1_000_000_000]
-        var table: [String: Decimal] = [:]
+        var table: [String: Int64] = [:]
         for (n, ruleSet) in ruleSets.enumerated() {
             // The first rule sets give every value; variants (-feminine, -n, -r …) differ
             // only in small numbers and their compounds, so they get fewer values.
@@ -62,11 +63,11 @@ struct NumberLexicon: Sendable {
             for value in subset {
                 let phrase = try spellOut.format(value, ruleSet: ruleSet)
                 let key = NumberLexicon.split(phrase).joined(separator: " ")
-                if table[key] == nil { table[key] = Decimal(value) }
+                if table[key] == nil { table[key] = value }
             }
         }
         for (word, value) in data.extraWords {
-            table[tokenizer.phraseKeys(word).joined(separator: " ")] = Decimal(value)
+            table[tokenizer.phraseKeys(word).joined(separator: " ")] = value
         }
         self.table = table
         let joiner = table.keys.contains { $0.contains(" ") } ? " " : ""
@@ -89,18 +90,18 @@ struct NumberLexicon: Sendable {
     /// k × m + 20) once the spellings of k (and of 20) are taken off, when that is one word
     /// ("two hundred" → "hundred", "deux cent vingt" → "cent", "zweitausend" → "tausend",
     /// "dos millones" → "millones"); and a word the table has alone for a round m ("mil", "mille").
-    static func multipliers(_ spellOut: NumberFormat, ruleSets: [String], table: [String: Decimal]) throws -> [String: Int64] {
+    static func multipliers(_ spellOut: NumberFormat, ruleSets: [String], table: [String: Int64]) throws -> [String: Int64] {
         var found: [String: Int64] = [:]
         for m: Int64 in [100, 1000, 1_000_000, 1_000_000_000] {
             // The table's shortest words for m ("tausend", not "eintausend").
-            let singles = table.filter { !$0.key.contains(" ") && $0.value == Decimal(m) && $0.key.count > 1 }.keys
+            let singles = table.filter { !$0.key.contains(" ") && $0.value == m && $0.key.count > 1 }.keys
             for word in singles where !singles.contains(where: { $0 != word && word.hasSuffix($0) }) {
                 found[word] = m
             }
             for ruleSet in ruleSets {
+                let tail = try spellOut.format(20, ruleSet: ruleSet)
                 for k: Int64 in [2, 3] {
                     let head = try spellOut.format(k, ruleSet: ruleSet)
-                    let tail = try spellOut.format(20, ruleSet: ruleSet)
                     for (value, after) in [(k * m, ""), (k * m + 20, tail)] {
                         let phrase = try spellOut.format(value, ruleSet: ruleSet)
                         if let word = NumberLexicon.between(head, after, in: phrase) { found[word] = m }
@@ -214,7 +215,7 @@ struct NumberLexicon: Sendable {
         for length in stride(from: min(limit - at, longestPhrase), through: 1, by: -1) {
             let key = length == 1 ? stream.keys[at] : stream.keys[at..<(at + length)].joined(separator: joiner)
             if length == 1, let factor = multipliers[key], number.add(.times(factor)) { return 1 }
-            if let value = table[key], number.add(.plus(NSDecimalNumber(decimal: value).int64Value)) { return length }
+            if let value = table[key], number.add(.plus(value)) { return length }
             if length == 1, table[key] == nil, let value = compoundValue(key), number.add(.plus(value)) { return 1 }
         }
         return nil
@@ -263,8 +264,8 @@ struct NumberLexicon: Sendable {
                     let part: Composition.Part
                     if let factor = multipliers[piece] {
                         part = .times(factor)
-                    } else if let value = table[piece], case let whole = NSDecimalNumber(decimal: value).int64Value {
-                        part = .plus(whole)
+                    } else if let value = table[piece] {
+                        part = .plus(value)
                     } else {
                         continue
                     }
@@ -280,7 +281,7 @@ struct NumberLexicon: Sendable {
     }
 
     private func isPiece(_ piece: String) -> Bool {
-        multipliers[piece] != nil || connectors.contains(piece) || (table[piece] != nil && !piece.contains(" "))
+        multipliers[piece] != nil || connectors.contains(piece) || table[piece] != nil
     }
 }
 

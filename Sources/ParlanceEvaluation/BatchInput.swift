@@ -10,7 +10,9 @@ public protocol ByteSource {
 }
 
 extension FileHandle: ByteSource {
+    /// Reads up to `count` bytes from the file handle; an empty array at the end of the file.
     public func read(upTo count: Int) throws -> [UInt8] { [UInt8](try read(upToCount: count) ?? Data()) }
+    /// Always `(0, nil)`: a file handle does not tell how far it has got, so no ETA can be given.
     public var position: (consumed: Int, total: Int?) { (0, nil) }
 }
 
@@ -19,6 +21,7 @@ extension FileHandle: ByteSource {
 public final class BatchInput: ByteSource {
     private let file: gzFile
     private let total: Int?
+    /// The input's name in messages: the path, or "standard input".
     public let name: String
 
     /// `path` nil or "-" reads standard input.
@@ -41,6 +44,10 @@ public final class BatchInput: ByteSource {
 
     deinit { gzclose(file) }
 
+    /// Reads up to `count` decompressed bytes; an empty array at the end of the input.
+    ///
+    /// On a truncated or corrupt .gz file, the bytes decoded before the damage are returned first and
+    /// the next call throws a `BatchInputError` whose `truncated` is true.
     public func read(upTo count: Int) throws -> [UInt8] {
         if let pending {
             self.pending = nil
@@ -66,16 +73,23 @@ public final class BatchInput: ByteSource {
     /// An error met after some bytes were read, thrown by the next read.
     private var pending: BatchInputError?
 
+    /// Bytes of the file consumed so far (compressed bytes for a .gz file) and the file's size in bytes;
+    /// the size is nil for standard input.
     public var position: (consumed: Int, total: Int?) { (Int(gzoffset(file)), total) }
 }
 
+/// Why batch input cannot be read: a file that cannot be opened, or damaged compressed data.
 public struct BatchInputError: Error, Sendable, CustomStringConvertible {
+    /// The message to show, naming the file or standard input.
     public let message: String
     /// The input ended in damage: the lines read before it were complete and were processed;
     /// a last line without its end was not.
     public var truncated = false
+    /// The message.
     public var description: String { message }
 
+    /// Creates an error with `message`; `truncated` tells whether the input ended in damage after
+    /// complete lines.
     public init(message: String, truncated: Bool = false) {
         self.message = message
         self.truncated = truncated

@@ -6,11 +6,14 @@ import ParlanceText
 /// Streams lines through the processor in chunks: memory stays bounded by the chunk size,
 /// output keeps input order, and each chunk is spread over `jobs` workers.
 public struct BatchRunner<Processor: LineProcessor>: Sendable {
+    /// Turns each input line into exactly one output record.
     public let processor: Processor
+    /// Worker threads per chunk; at least 1.
     public let jobs: Int
     /// Lines read and parsed together; memory is bounded by this, whatever the input size.
     public var chunkLines = 2048
 
+    /// Creates a runner that spreads `processor` over `jobs` workers; a `jobs` below 1 is taken as 1.
     public init(processor: Processor, jobs: Int) {
         self.processor = processor
         self.jobs = max(1, jobs)
@@ -18,13 +21,19 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
 
     /// How far a run has got, reported after every chunk.
     public struct Progress: Sendable {
+        /// Lines processed and written so far.
         public var lines = 0
+        /// Lines among them whose record reports a failure (`LineProcessor.failed`).
         public var failures = 0
+        /// Wall-clock seconds since the run started.
         public var seconds = 0.0
         /// Input bytes consumed (compressed bytes for a .gz file) and the input's size, when known.
         public var consumedBytes = 0
+        /// The input's size in bytes (the compressed size for a .gz file); nil when unknown, as for standard
+        /// input.
         public var totalBytes: Int?
 
+        /// Lines processed per second so far; 0 before any time has passed.
         public var linesPerSecond: Double { seconds > 0 ? Double(lines) / seconds : 0 }
         /// Seconds left, from the share of the input consumed; nil when the size is unknown.
         public var eta: Double? {
@@ -127,6 +136,8 @@ struct UnsafeSendable<T>: @unchecked Sendable {
 public struct BatchOutputError: Error, Sendable, CustomStringConvertible {
     /// The system's reason ("No space left on device").
     public let reason: String
+    /// "cannot write the output: " followed by `reason`.
     public var description: String { "cannot write the output: \(reason)" }
+    /// Creates the error from the system's reason.
     public init(reason: String) { self.reason = reason }
 }

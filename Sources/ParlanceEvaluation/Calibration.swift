@@ -5,25 +5,37 @@ import Foundation
 /// whose intent is right. The expected calibration error (ECE) is the record-weighted mean
 /// of |accuracy − confidence| over the bins (Guo et al. 2017); 0 is perfectly calibrated.
 public struct Calibration: Sendable, Codable, Hashable {
+    /// One confidence bin: the records whose intent confidence is at least `lower` and below `upper`
+    /// (the last bin also takes a confidence of 1).
     public struct Bin: Sendable, Codable, Hashable {
+        /// The bin's lowest confidence, included.
         public var lower: Double
+        /// The bin's upper bound, excluded except in the last bin.
         public var upper: Double
+        /// Records in the bin.
         public var count = 0
         /// The confidences, summed exactly (the same whatever their order: `ExactSum`).
         public var confidenceTotal = ExactSum()
+        /// The sum of the bin's confidences, rounded once (report.json `confidenceSum`); setting it
+        /// replaces the exact total.
         public var confidenceSum: Double {
             get { confidenceTotal.value }
             set { confidenceTotal = ExactSum(newValue) }
         }
+        /// Records in the bin whose predicted intent is the expected one.
         public var correct = 0
+        /// The mean confidence of the bin's records; 0 for an empty bin.
         public var confidence: Double { count == 0 ? 0 : confidenceSum / Double(count) }
+        /// The share of the bin's records whose intent is right; 0 for an empty bin.
         public var accuracy: Double { count == 0 ? 0 : Double(correct) / Double(count) }
 
         enum CodingKeys: String, CodingKey { case lower, upper, count, confidenceSum, correct, confidence, accuracy }
+        /// An empty bin from `lower` up to `upper`.
         public init(lower: Double, upper: Double) {
             self.lower = lower
             self.upper = upper
         }
+        /// Reads a bin as report.json holds it; `confidence` and `accuracy` are derived, so not read.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             lower = try c.decode(Double.self, forKey: .lower)
@@ -32,6 +44,8 @@ public struct Calibration: Sendable, Codable, Hashable {
             confidenceSum = try c.decode(Double.self, forKey: .confidenceSum)
             correct = try c.decode(Int.self, forKey: .correct)
         }
+        /// Writes `lower`, `upper`, `count`, `confidenceSum` and `correct`, and the derived `confidence` and
+        /// `accuracy`.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(lower, forKey: .lower)
@@ -44,8 +58,10 @@ public struct Calibration: Sendable, Codable, Hashable {
         }
     }
 
+    /// The ten bins, 0.1 wide, from [0, 0.1) to [0.9, 1].
     public var bins: [Bin] = (0..<10).map { Bin(lower: Double($0) / 10, upper: Double($0 + 1) / 10) }
 
+    /// Ten empty bins.
     public init() {}
 
     /// Adds one record given an intent with `confidence`, right or not.
@@ -56,8 +72,11 @@ public struct Calibration: Sendable, Codable, Hashable {
         if correct { bins[i].correct += 1 }
     }
 
+    /// Records over all bins: every record that was given an intent.
     public var count: Int { bins.reduce(0) { $0 + $1.count } }
 
+    /// The expected calibration error: the record-weighted mean of |accuracy − confidence| over the
+    /// bins; 0 when there is no record.
     public var expectedCalibrationError: Double {
         let n = count
         guard n > 0 else { return 0 }
@@ -65,9 +84,11 @@ public struct Calibration: Sendable, Codable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey { case bins, expectedCalibrationError, count }
+    /// Reads `bins` from report.json; `count` and `expectedCalibrationError` are derived from them.
     public init(from decoder: any Decoder) throws {
         bins = try decoder.container(keyedBy: CodingKeys.self).decode([Bin].self, forKey: .bins)
     }
+    /// Writes `bins` and the derived `count` and `expectedCalibrationError`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(bins, forKey: .bins)

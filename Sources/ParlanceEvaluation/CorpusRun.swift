@@ -4,13 +4,20 @@ import ParlanceText
 
 /// Parses annotated records and measures the parses, per locale.
 public struct CorpusRun: Sendable {
+    /// The parser every record goes through.
     public let parser: any UtteranceParser
 
+    /// Creates a run that parses with `parser`.
     public init(parser: any UtteranceParser) { self.parser = parser }
 
+    /// One record and what came of parsing it.
     public struct Outcome: Sendable {
+        /// The annotated record that was parsed.
         public let record: AnnotatedRecord
+        /// What the parser gave; nil when the record could not be parsed (see `error`).
         public let result: ParseResult?
+        /// Why the record could not be parsed (a bad locale or reference time, a parser error), as text;
+        /// nil when it was parsed. The report counts such a record as a failure.
         public let error: String?
     }
 

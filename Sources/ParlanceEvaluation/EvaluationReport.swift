@@ -22,17 +22,24 @@ public let parlanceVersion = "0.1.0"
 ///   token overlap F1 of the two texts instead of 0 or 1;
 /// - resolution: `ResolutionMetrics` (per expected kind).
 public struct EvaluationReport: Sendable, Codable {
+    /// How the report was made (report.json `settings`): versions, date, checksums of the inputs and
+    /// the options of the run.
     public struct Settings: Sendable, Codable {
+        /// The Parlance version that made the report (`parlanceVersion`).
         public var parlanceVersion: String
+        /// The version of the ICU library Parlance ran with.
         public var icuVersion: String
         /// When the run finished (ISO 8601).
         public var date: String
         /// The context file and its SHA-256; nil for the built-in demo context.
         public var context: FileChecksum?
+        /// The corpus files measured, sorted by path; empty for a report summed from outcomes
+        /// (`eval --from-outcomes`).
         public var corpora: [FileChecksum]
         /// Other options of the run ("resolve": "true", "heldOut": "false", …).
         public var options: [String: String]
 
+        /// Creates the settings from each of their values.
         public init(
             parlanceVersion: String, icuVersion: String, date: String, context: FileChecksum?, corpora: [FileChecksum],
             options: [String: String]
@@ -46,11 +53,18 @@ public struct EvaluationReport: Sendable, Codable {
         }
     }
 
+    /// An input file of the run, with its line count and SHA-256, so that a report can be traced to
+    /// its exact inputs.
     public struct FileChecksum: Sendable, Codable, Hashable {
+        /// The file's path, as given.
         public var path: String
+        /// The number of line feeds in the file (a last line without one is not counted).
         public var lines: Int
+        /// The SHA-256 of the file's bytes, as 64 lowercase hex digits.
         public var sha256: String
 
+        /// Reads the file at `path` and records its line count and checksum; throws the read error when
+        /// the file cannot be read.
         public init(path: String) throws {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             self.path = path
@@ -61,7 +75,10 @@ public struct EvaluationReport: Sendable, Codable {
 
     /// Precision, recall and F1 from counts (correct may be fractional for text).
     public struct Score: Sendable, Codable, Hashable {
+        /// Expected items: records annotated with the intent or domain, or annotated values of the
+        /// parameter.
         public var expected = 0
+        /// Predicted items: records given the intent or domain, or predicted values of the parameter.
         public var predicted = 0
         /// The credits, summed exactly (the same whatever their order: `ExactSum`).
         public var correctSum = ExactSum()
@@ -70,19 +87,26 @@ public struct EvaluationReport: Sendable, Codable {
             get { correctSum.value }
             set { correctSum = ExactSum(newValue) }
         }
+        /// `correct` / `predicted`; 0 when nothing was predicted.
         public var precision: Double { predicted == 0 ? 0 : correct / Double(predicted) }
+        /// `correct` / `expected`; 0 when nothing was expected.
         public var recall: Double { expected == 0 ? 0 : correct / Double(expected) }
+        /// The harmonic mean of `precision` and `recall`; 0 when both are 0.
         public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
 
+        /// A score with every count zero.
         public init() {}
 
         enum CodingKeys: String, CodingKey { case expected, predicted, correct, precision, recall, f1 }
+        /// Reads `expected`, `predicted` and `correct` from report.json; the ratios are derived, so not
+        /// read.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             expected = try c.decode(Int.self, forKey: .expected)
             predicted = try c.decode(Int.self, forKey: .predicted)
             correctSum = ExactSum(try c.decode(Double.self, forKey: .correct))
         }
+        /// Writes the three counts and the derived `precision`, `recall` and `f1`.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(expected, forKey: .expected)
@@ -96,9 +120,15 @@ public struct EvaluationReport: Sendable, Codable {
 
     /// A record the parser got wrong, for reading.
     public struct SampleError: Sendable, Codable, Hashable {
+        /// The record's id.
         public var id: String
+        /// The utterance.
         public var text: String
+        /// The annotation in short: `domain/intent app=… name=value …` (parameters by name), or
+        /// "out of domain".
         public var expected: String
+        /// What the parser gave, in the same form with each resolution in brackets; "no intent" when it
+        /// gave none, or "error: " and the error when the record failed.
         public var predicted: String
         /// What is wrong: "error", "intent", "accepted out of domain", "rejected", "app",
         /// "parameter <name>: missing|extra|wrong", "resolution". Nil in reports written
@@ -120,21 +150,36 @@ public struct EvaluationReport: Sendable, Codable {
     ///   `intent-only` count no parameter;
     /// - exact frame: right intent, right app and every parameter fully right.
     public struct LocaleReport: Sendable, Codable {
+        /// Records of the locale measured, failures included.
         public var records = 0
+        /// Records annotated with an intent.
         public var inDomain = 0
+        /// Records annotated with no intent (`"intent": null`), which should be rejected.
         public var outOfDomain = 0
         /// Records the parser failed on (an error, not a wrong answer).
         public var failures = 0
+        /// In-domain records given the expected intent.
         public var intentCorrect = 0
+        /// In-domain records given the expected intent and the expected app.
         public var appCorrect = 0
+        /// In-domain records whose whole frame is right: intent, app and every parameter value. Records
+        /// annotated `intent-only` never count here.
         public var exactFrames = 0
+        /// Out-of-domain records given no intent.
         public var rejected = 0
+        /// In-domain records given no intent.
         public var falselyRejected = 0
+        /// `intentCorrect` / `inDomain`; 0 when there is no in-domain record.
         public var intentAccuracy: Double { ratio(intentCorrect, inDomain) }
+        /// `appCorrect` / `inDomain`; 0 when there is no in-domain record.
         public var appAccuracy: Double { ratio(appCorrect, inDomain) }
+        /// `exactFrames` / `inDomain`; 0 when there is no in-domain record.
         public var exactFrameRate: Double { ratio(exactFrames, inDomain) }
+        /// `rejected` / `outOfDomain`; 0 when there is no out-of-domain record.
         public var outOfDomainRejection: Double { ratio(rejected, outOfDomain) }
+        /// `falselyRejected` / `inDomain`: in-domain records given no intent; 0 when there is none.
         public var falseRejectionRate: Double { ratio(falselyRejected, inDomain) }
+        /// Out-of-domain records given an intent, as a share of `outOfDomain`; 0 when there is none.
         public var falseAcceptanceRate: Double { ratio(outOfDomain - rejected, outOfDomain) }
         /// All parameter names together (each name's credits rounded, then summed exactly,
         /// so the total does not depend on the order of the names).
@@ -145,9 +190,17 @@ public struct EvaluationReport: Sendable, Codable {
                 sum.correctSum.add(s.correct)
             }
         }
+        /// Scores by domain name over every record: expected = records annotated with the domain, predicted
+        /// = records given it, correct = both.
         public var perDomain: [String: Score] = [:]
+        /// Scores by intent name over every record: expected = records annotated with the intent, predicted
+        /// = records given it, correct = both.
         public var perIntent: [String: Score] = [:]
+        /// Scores by parameter name, counted in values (each value of a list parameter counts); text
+        /// parameters earn partial credit.
         public var perParameter: [String: Score] = [:]
+        /// Resolution accuracy over the records with an `expected.resolution`; nil when no record of the
+        /// locale has one.
         public var resolution: ResolutionMetrics?
         /// Expected intent ("none" out of domain) → predicted intent ("none") → records.
         public var confusion: [String: [String: Int]] = [:]
@@ -163,15 +216,21 @@ public struct EvaluationReport: Sendable, Codable {
         /// Records annotated with an app the user does not have (`unavailableApp`), and
         /// those rejected naming that app.
         public var unavailableAppExpected = 0
+        /// Of the `unavailableAppExpected` records, those given no intent and naming that app as
+        /// unavailable (compared without regard to case).
         public var unavailableAppCorrect = 0
         /// In-domain records whose intent the catalogue has (public corpora also hold intents
         /// Parlance does not parse yet), and those given it.
         public var knownInDomain = 0
+        /// Of the `knownInDomain` records, those given their expected intent.
         public var knownIntentCorrect = 0
+        /// `knownIntentCorrect` / `knownInDomain`: intent accuracy over the intents Parlance parses; 0 when
+        /// there is no such record.
         public var knownIntentAccuracy: Double { ratio(knownIntentCorrect, knownInDomain) }
 
         func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : Double(a) / Double(b) }
 
+        /// An empty report: every count zero, sample errors kept.
         public init() {}
 
         enum CodingKeys: String, CodingKey {
@@ -181,6 +240,9 @@ public struct EvaluationReport: Sendable, Codable {
             case calibration, unavailableAppExpected, unavailableAppCorrect, knownInDomain, knownIntentCorrect, knownIntentAccuracy
         }
 
+        /// Reads a locale as report.json holds it. Derived rates are not read; `allErrors` is not in
+        /// report.json and stays empty; `samplesKept` is false when `errors` is missing. Counts that older
+        /// reports lack (calibration, unavailable apps, known intents) are zero.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             records = try c.decode(Int.self, forKey: .records)
@@ -206,6 +268,9 @@ public struct EvaluationReport: Sendable, Codable {
             knownIntentCorrect = try c.decodeIfPresent(Int.self, forKey: .knownIntentCorrect) ?? 0
         }
 
+        /// Writes the locale as report.json holds it: counts, derived rates, scores and tables. `errors` is
+        /// written only when `samplesKept`, the unavailable-app counts only when `unavailableAppExpected` is
+        /// not 0, and `allErrors` never.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(records, forKey: .records)
@@ -243,20 +308,26 @@ public struct EvaluationReport: Sendable, Codable {
 
     /// One metric's change against a baseline report.
     public struct Change: Sendable, Codable, Hashable {
+        /// The metric's name, as in `flatMetrics` ("en-US intent accuracy").
         public var metric: String
+        /// The metric's value in the baseline report.
         public var baseline: Double
+        /// The metric's value in this report.
         public var current: Double
+        /// `current` − `baseline`: positive when the value rose (a regression for an error rate).
         public var delta: Double { current - baseline }
         /// The change makes things worse (a lower score, or a higher error rate).
         public var regression: Bool
 
         enum CodingKeys: String, CodingKey { case metric, baseline, current, delta, regression }
+        /// Creates a change from the metric's name, its two values and whether it is a regression.
         public init(metric: String, baseline: Double, current: Double, regression: Bool) {
             self.metric = metric
             self.baseline = baseline
             self.current = current
             self.regression = regression
         }
+        /// Reads a change from report.json; `delta` is derived, so not read.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             metric = try c.decode(String.self, forKey: .metric)
@@ -264,6 +335,7 @@ public struct EvaluationReport: Sendable, Codable {
             current = try c.decode(Double.self, forKey: .current)
             regression = try c.decode(Bool.self, forKey: .regression)
         }
+        /// Writes the change with its derived `delta`.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(metric, forKey: .metric)
@@ -274,6 +346,7 @@ public struct EvaluationReport: Sendable, Codable {
         }
     }
 
+    /// How the run was made: versions, date, checksums of the context and corpora, and options.
     public var settings: Settings
     /// By locale tag ("en-US").
     public var locales: [String: LocaleReport]
@@ -344,9 +417,13 @@ public struct EvaluationReport: Sendable, Codable {
 
     /// Recorded floors for one locale (`Corpora/thresholds.json`); a missing one is not checked.
     public struct Floors: Sendable, Codable {
+        /// The lowest intent accuracy allowed; checked when the locale has in-domain records.
         public var intentAccuracy: Double?
+        /// The lowest out-of-domain rejection allowed; checked when the locale has out-of-domain records.
         public var outOfDomainRejection: Double?
+        /// The lowest parameter F1 (all names together) allowed; checked when some value was expected.
         public var parameterF1: Double?
+        /// The lowest resolution accuracy allowed; checked when some resolution was expected.
         public var resolutionAccuracy: Double?
         /// Intent accuracy over in-domain records whose intent the catalogue has.
         public var knownIntentAccuracy: Double?

@@ -13,8 +13,10 @@ public struct ExactSum: Sendable, Hashable {
     private var limbs: [UInt64] = []
     private var negative = false
 
+    /// An empty sum: zero.
     public init() {}
 
+    /// The sum of one value, which must be finite (a NaN or an infinity stops the program).
     public init(_ value: Double) { add(value) }
 
     /// Adds a finite value.
@@ -35,6 +37,7 @@ public struct ExactSum: Sendable, Hashable {
     /// Adds another exact sum.
     public mutating func add(_ other: ExactSum) { add(magnitude: other.limbs, negative: other.negative) }
 
+    /// The exact sum of two exact sums.
     public static func + (a: ExactSum, b: ExactSum) -> ExactSum {
         var sum = a
         sum.add(b)

@@ -10,9 +10,12 @@ import ParlanceText
 /// sums them per locale and writes the report `eval` would have written for those lines,
 /// less the sample errors.
 public struct ReportOutcome: Sendable, Codable {
+    /// The record's locale tag (its `locale`, or the batch's default locale).
     public var locale: String
+    /// What the line adds to that locale's report.
     public var counts: LocaleCounts
 
+    /// Creates an outcome adding `counts` to the locale `locale`.
     public init(locale: String, counts: LocaleCounts) {
         self.locale = locale
         self.counts = counts
@@ -49,8 +52,11 @@ public struct ReportOutcome: Sendable, Codable {
 /// is there when a record had an expected resolution, as in report.json. Calibration bins
 /// are keyed by their index ("0" for confidences under 0.1 … "9"), empty bins left out.
 public struct LocaleCounts: Sendable, Codable {
+    /// The report whose counts these are; only its summable fields are written, and one read from
+    /// JSON keeps no sample errors.
     public var report: EvaluationReport.LocaleReport
 
+    /// Wraps `report`; its sample errors are not written.
     public init(_ report: EvaluationReport.LocaleReport) { self.report = report }
 
     struct Key: CodingKey {
@@ -90,6 +96,7 @@ public struct LocaleCounts: Sendable, Codable {
         ]
     }
 
+    /// Writes the nonzero counts and nonempty tables of `report` under their report.json names.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         for (name, path) in Self.integers where report[keyPath: path] != 0 { try c.encode(report[keyPath: path], forKey: Key(name)) }
@@ -107,6 +114,8 @@ public struct LocaleCounts: Sendable, Codable {
         try c.encodeIfPresent(report.resolution, forKey: Key("resolution"))
     }
 
+    /// Reads counts as `encode(to:)` writes them; a missing count is 0. Throws a `DecodingError` for a
+    /// key that is not a known count, or a calibration bin other than "0" to "9".
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         var report = EvaluationReport.LocaleReport(countsOnly: ())
@@ -175,11 +184,17 @@ extension EvaluationReport.LocaleReport {
 /// cannot read (bad JSON, no text, a field of the wrong type, over 64 KiB, a bad locale) and
 /// lines without `expected` carry no outcome.
 public struct OutcomeLineProcessor: LineProcessor {
+    /// The batch processor that turns each line into its output record (parser, default locale,
+    /// plain text or JSON).
     public let batch: BatchLineProcessor
+    /// The intent catalogue outcomes are measured with: which intents are known and which parameters
+    /// are text.
     public let catalogue: IntentCatalogue
     /// Languages measured (eval's default: every language with a grammar).
     public let languages: Set<String>
 
+    /// Creates a processor over `batch`; by default it measures as `parlance eval` does, with the
+    /// standard catalogue and every language that has a grammar.
     public init(
         batch: BatchLineProcessor, catalogue: IntentCatalogue = .standard, languages: Set<String> = Set(IntentParser.supportedLanguages)
     ) {
@@ -190,11 +205,15 @@ public struct OutcomeLineProcessor: LineProcessor {
 
     /// An output record with its outcome, if any, as one JSON object.
     public struct Record: Encodable {
+        /// The output record, as `parlance batch` writes it.
         public let output: OutputRecord
+        /// The line's outcome; nil when eval would not measure the line.
         public let outcome: ReportOutcome?
 
         enum CodingKeys: String, CodingKey { case outcome }
 
+        /// Writes the output record's fields and, when there is an outcome, an `"outcome"` field in the
+        /// same JSON object.
         public func encode(to encoder: any Encoder) throws {
             try output.encode(to: encoder)
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -205,10 +224,14 @@ public struct OutcomeLineProcessor: LineProcessor {
     /// Errors met after the record was read: eval counts such a record as a failure.
     static let parseErrors: Set<String> = ["bad_reference_time", "parse_failed", "too_slow"]
 
+    /// Whether the line failed: its output record carries an error.
     public func failed(_ record: Record) -> Bool { batch.failed(record.output) }
 
+    /// The output record and outcome of one line, without its line number.
     public func process(_ line: [UInt8]) -> Record { record(for: line, number: nil) }
 
+    /// The output record and outcome of line `number` of the input (from 1); a plain-text line takes
+    /// the number as its id.
     public func process(_ line: [UInt8], number: Int) -> Record { record(for: line, number: number) }
 
     private func record(for line: [UInt8], number: Int?) -> Record {

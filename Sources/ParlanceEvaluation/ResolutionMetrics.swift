@@ -7,9 +7,13 @@ import ParlanceParser
 /// - Right means: same kind; for success and confirmationRequired the same item id; for
 ///   disambiguation the same set of ids; other kinds carry no items.
 public struct ResolutionMetrics: Sendable, Codable, Hashable {
+    /// Expected resolutions of one kind, and how many were right.
     public struct Count: Sendable, Codable, Hashable {
+        /// Expected resolutions of the kind.
         public var expected = 0
+        /// Those the parser got right.
         public var correct = 0
+        /// `correct` / `expected`; 0 when none was expected.
         public var accuracy: Double { expected == 0 ? 0 : Double(correct) / Double(expected) }
     }
 
@@ -18,10 +22,14 @@ public struct ResolutionMetrics: Sendable, Codable, Hashable {
     /// Expected kind → predicted kind ("none" when nothing was predicted) → count.
     public var confusion: [String: [String: Int]] = [:]
 
+    /// Empty metrics: nothing expected yet.
     public init() {}
 
+    /// Expected resolutions over every kind.
     public var expected: Int { byKind.values.reduce(0) { $0 + $1.expected } }
+    /// Right resolutions over every kind.
     public var correct: Int { byKind.values.reduce(0) { $0 + $1.correct } }
+    /// `correct` / `expected` over every kind; 0 when none was expected.
     public var accuracy: Double { expected == 0 ? 0 : Double(correct) / Double(expected) }
 
     /// Adds one record; returns the (parameter, expected, predicted) pairs that were wrong.
@@ -52,6 +60,7 @@ public struct ResolutionMetrics: Sendable, Codable, Hashable {
         return wrong
     }
 
+    /// The counts and confusion tables of two metrics, added up.
     public static func + (a: ResolutionMetrics, b: ResolutionMetrics) -> ResolutionMetrics {
         var sum = a
         for (kind, count) in b.byKind {

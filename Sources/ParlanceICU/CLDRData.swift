@@ -2,6 +2,8 @@ import CParlanceICU
 
 /// CLDR currency data through ICU.
 public enum CLDRCurrencies {
+    /// Which name of a currency `name(_:locale:style:)` returns: `symbol`, the locale's currency symbol ("US$", "€");
+    /// `narrowSymbol`, the shortest symbol, without a country mark ("$"); `longName`, the display name ("US dollar").
     public enum NameStyle: Sendable { case symbol, narrowSymbol, longName }
 
     /// ISO 4217 codes of the current, common currencies.
@@ -47,8 +49,13 @@ public enum CLDRCurrencies {
 
 /// CLDR calendar data: month and weekday names, the short date pattern, relative dates.
 public enum CLDRDates {
+    /// Which list of calendar names `symbols(_:locale:)` reads.
     public enum SymbolKind: Sendable, CaseIterable {
+        /// Month names, January to December: in the form used inside a date (`months`, abbreviated `shortMonths`) or
+        /// standing alone, as in a calendar heading (`standaloneMonths`, `standaloneShortMonths`). Some languages inflect
+        /// the two forms differently.
         case months, shortMonths, standaloneMonths, standaloneShortMonths
+        /// Weekday names, Sunday to Saturday, in the same four forms: inside a date or standing alone, full or abbreviated.
         case weekdays, shortWeekdays, standaloneWeekdays, standaloneShortWeekdays
 
         var raw: Int32 {
@@ -94,9 +101,15 @@ public enum CLDRDates {
             })
     }
 
+    /// The unit of a relative date phrase (`relative(_:_:locale:)`). The raw values are ICU's `URelativeDateTimeUnit`
+    /// numbers.
     public enum RelativeUnit: Int32, Sendable, CaseIterable {
+        /// Years: −1 "last year", 0 "this year", 1 "next year".
         case year = 0
+        /// Quarters, months, weeks, days, hours, minutes and seconds. Offsets −1, 0 and 1 give the locale's named phrases
+        /// where it has them ("yesterday", "today", "tomorrow"); other offsets give a count ("in 3 days", "3 days ago").
         case quarter, month, week, day, hour, minute, second
+        /// Weekdays: −1 "last Monday", 0 "this Monday", 1 "next Monday".
         case sunday, monday, tuesday, wednesday, thursday, friday, saturday
     }
 
@@ -111,6 +124,8 @@ public enum CLDRDates {
 
 /// CLDR measure units: unit names as a locale writes them.
 public enum CLDRUnits {
+    /// How long a unit's name is: `full` spells it out ("5 kilometers"), `short` abbreviates it ("5 km"), `narrow` is
+    /// the shortest form the locale has ("5km").
     public enum Width: Sendable, CaseIterable { case full, short, narrow }
 
     /// Formats a measure, e.g. (5, "length-kilometer", .full) → "5 kilometers".
@@ -130,6 +145,9 @@ public enum CLDRUnits {
 
 /// CLDR list patterns: "Ana, Luis and Bobo", "Ana, Luis y Bobo".
 public enum CLDRLists {
+    /// Joins items with the locale's "and" pattern, in the order given: ["Ana", "Luis", "Bobo"] → "Ana, Luis and Bobo"
+    /// in "en", "Ana, Luis y Bobo" in "es". `locale` is an ICU locale id ("es_ES"). Throws `ICUError` when ICU cannot
+    /// open the locale's list format or write the list.
     public static func conjunction(_ items: [String], locale: String) throws(ICUError) -> String {
         let arrays = items.map { Array($0.utf16) }
         let lengths = arrays.map { Int32($0.count) }

@@ -7,6 +7,7 @@ public struct ICUError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What Parlance was doing, e.g. "open word break iterator for 'xx'".
     public let operation: String
 
+    /// Creates an error from an ICU status code and a description of the operation that failed.
     public init(code: Int32, operation: String) {
         self.code = code
         self.operation = operation
@@ -15,6 +16,7 @@ public struct ICUError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ICU's name for the code, e.g. "U_ILLEGAL_ARGUMENT_ERROR".
     public var name: String { String(validatingCString: pl_error_name(code)) ?? "ICU error \(code)" }
 
+    /// "ICU failed to <operation>: <name>".
     public var description: String { "ICU failed to \(operation): \(name)" }
 }
 
@@ -53,7 +55,7 @@ func utf16Output(
     throw ICUError(code: PL_BUFFER_OVERFLOW, operation: operation())
 }
 
-/// Same as ``utf16Output`` for functions that write ASCII/UTF-8 bytes.
+/// Same as `utf16Output` for functions that write ASCII/UTF-8 bytes.
 func byteOutput(
     capacity: Int,
     _ operation: @autoclosure () -> String,

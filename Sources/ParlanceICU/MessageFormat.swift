@@ -5,15 +5,21 @@ import CParlanceICU
 public enum MessageFormat {
     /// An argument value.
     public enum Argument: Sendable, Hashable {
+        /// Text, for `select` arguments and plain substitution ("{name}").
         case string(String)
+        /// A number, for `plural` arguments and number formatting ("{quantity, number}").
         case number(Double)
     }
 
     /// A pattern that ICU refuses, with where.
     public struct PatternError: Error, Sendable, CustomStringConvertible {
+        /// The pattern as given.
         public let pattern: String
+        /// Where ICU found the error, in UTF-16 units from the start of `pattern`; −1 when ICU did not say.
         public let offset: Int
+        /// The underlying ICU failure; `icu.name` is ICU's name for it, e.g. "U_PATTERN_SYNTAX_ERROR".
         public let icu: ICUError
+        /// "bad message pattern at offset <offset> of "<pattern>": <ICU error name>".
         public var description: String {
             "bad message pattern at offset \(offset) of \"\(pattern)\": \(icu.name)"
         }

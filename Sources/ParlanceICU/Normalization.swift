@@ -32,9 +32,12 @@ public enum ICUNormalizer {
 
 /// An ICU transform such as "Any-Latin; Latin-ASCII", safe to call from many tasks at once.
 public final class Transliterator: Sendable {
+    /// The transform's ICU id ("Any-Latin; Latin-ASCII"), or the name given to a rule-based transform.
     public let id: String
     private let pool: HandlePool
 
+    /// Opens one of ICU's built-in transforms, or several separated by semicolons ("Any-Latin; Latin-ASCII").
+    /// Throws `ICUError` when ICU does not know the id.
     public convenience init(id: String) throws(ICUError) {
         var status: Int32 = 0
         let units = Array(id.utf16)
@@ -74,6 +77,8 @@ public final class Transliterator: Sendable {
             close: { pl_translit_close($0) })
     }
 
+    /// Applies the transform to `text` and returns the result; empty text is returned as it is. Throws `ICUError` when
+    /// ICU fails.
     public func transliterate(_ text: String) throws -> String {
         if text.isEmpty { return text }
         return try pool.withHandle { handle in

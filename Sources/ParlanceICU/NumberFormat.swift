@@ -3,13 +3,21 @@ import CParlanceICU
 /// ICU number formats: locale-aware decimal parsing and rule-based spell-out.
 /// Thread-safe: every call borrows its own clone.
 public final class NumberFormat: Sendable {
+    /// `decimal` reads and writes digits with the locale's separators ("1.234,56" in "de"); `spellOut` writes numbers in
+    /// words with CLDR's rule-based spell-out ("doscientos treinta y cuatro" in "es").
     public enum Style: Sendable { case decimal, spellOut }
 
+    /// The ICU locale id the format was opened for ("es_ES").
     public let locale: String
+    /// Whether the format reads digits or spells numbers out.
     public let style: Style
+    /// Whether parsing is lenient (ICU's `UNUM_LENIENT_PARSE`): it then accepts text that does not follow the locale's
+    /// format exactly, such as misplaced grouping separators.
     public let lenient: Bool
     private let pool: HandlePool
 
+    /// Opens a number format for an ICU locale id ("es", "fr_CA"). Throws `ICUError` when ICU cannot open one for the
+    /// locale.
     public init(locale: String, style: Style, lenient: Bool = false) throws(ICUError) {
         var status: Int32 = 0
         let raw = style == .spellOut ? Int32(PL_NUMBER_SPELLOUT) : Int32(PL_NUMBER_DECIMAL)
@@ -77,6 +85,8 @@ public final class NumberFormat: Sendable {
         }
     }
 
+    /// A number symbol that `symbol(_:)` reads: the decimal separator, the grouping (thousands) separator, or the minus
+    /// sign.
     public enum Symbol: Sendable { case decimalSeparator, groupingSeparator, minusSign }
 
     /// A number symbol of the locale: "," for the decimal separator in es, "\u{202F}" for grouping in fr.

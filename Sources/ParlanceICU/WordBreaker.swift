@@ -6,16 +6,24 @@ public struct WordSegment: Sendable, Equatable {
     public enum Category: Sendable, Equatable {
         /// Spaces, punctuation, symbols, emoji (rule status 0–99).
         case none
+        /// A number ("42", "3,5"); ICU rule status 100–199.
         case number
+        /// A word of letters other than kana or ideographs (rule status 200–299).
         case letter
+        /// Hiragana or katakana (rule status 300–399).
         case kana
+        /// Ideographs: Chinese hanzi, Japanese kanji (rule status 400–499).
         case ideographic
     }
 
+    /// Offset of the segment's first UTF-16 unit in the text.
     public let start: Int
+    /// Offset just past the segment's last UTF-16 unit (exclusive).
     public let end: Int
+    /// What kind of text the segment is.
     public let category: Category
 
+    /// Creates a segment covering the UTF-16 units `start..<end`.
     public init(start: Int, end: Int, category: Category) {
         self.start = start
         self.end = end
@@ -26,9 +34,12 @@ public struct WordSegment: Sendable, Equatable {
 /// ICU word breaking for one locale, safe to call from many tasks at once: each call
 /// borrows its own clone of the locale's iterator.
 public final class WordBreaker: Sendable {
+    /// The ICU locale id whose word rules and dictionaries the breaker uses.
     public let locale: String
     private let pool: HandlePool
 
+    /// Opens a word break iterator for an ICU locale id ("ja", "th", "es_ES"). Throws `ICUError` when ICU cannot open
+    /// one.
     public init(locale: String) throws(ICUError) {
         var status: Int32 = 0
         let handle = locale.withCString { pl_breaker_open($0, &status) }

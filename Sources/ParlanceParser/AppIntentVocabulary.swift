@@ -15,6 +15,8 @@ public struct AppIntentVocabulary: Sendable {
     public var intentPhrases: [String: [String]] = [:]
     /// Example phrases of vocabulary items, by item identifier.
     public var examples: [String: [String]] = [:]
+    /// App-name synonyms from `INAlternativeAppNames`, in file order, each with its pronunciation hint.
+    /// `ParserContext.loadAppVocabularies(relativeTo:)` adds them to the app's `alternativeNames`.
     public var alternativeAppNames: [AppDefinition.AlternativeName] = []
     /// Names that were well-formed but are not in the intent catalogue (skipped).
     public var warnings: [String] = []
@@ -28,6 +30,11 @@ public struct AppIntentVocabulary: Sendable {
         return try decode(data, file: url.path, catalogue: catalogue)
     }
 
+    /// Reads a vocabulary file's data (XML or binary property list). `file` names it in errors and
+    /// warnings; parameter names that are not in `catalogue` are skipped with a warning.
+    ///
+    /// Throws a `ContextError` naming the file, the key path and what was expected when the data is not
+    /// a property list or does not have the shape of an `AppIntentVocabulary.plist`.
     public static func decode(_ data: Data, file: String, catalogue: IntentCatalogue = .standard) throws(ContextError)
         -> AppIntentVocabulary
     {

@@ -4,10 +4,12 @@ import ParlanceText
 /// The intent catalogue (`Grammar/intents.json`, after `../shared/spec/intents.md`):
 /// SiriKit domains, intents and their typed parameters. Language-independent.
 public struct IntentCatalogue: Sendable, Decodable {
+    /// Every intent of the catalogue, in file order.
     public let intents: [IntentSpec]
     /// The vocabulary types (intents.md "Vocabulary types", plus `rideOptionName`).
     public let vocabularyTypes: [String]
 
+    /// The intent named `name` ("sendMessage"), or nil when the catalogue has none of that name.
     public func intent(_ name: String) -> IntentSpec? { intents.first { $0.name == name } }
 
     /// The built-in catalogue.
@@ -20,14 +22,24 @@ public struct IntentCatalogue: Sendable, Decodable {
     }()
 }
 
+/// One intent of the catalogue (intents.md table): its domain, its name and its typed parameters.
 public struct IntentSpec: Sendable, Decodable, Hashable {
+    /// The SiriKit domain ("messaging", "payments", "rides").
     public let domain: String
+    /// The intent's name: SiriKit's class name without `IN` and `Intent`, in lower camel case
+    /// (`INSendMessageIntent` → "sendMessage").
     public let name: String
+    /// The intent's parameters, in catalogue order; empty for an intent that takes none
+    /// (`getRideStatus`).
     public let parameters: [ParameterSpec]
 
+    /// The parameter named `name`, or nil when the intent has none of that name.
     public func parameter(_ name: String) -> ParameterSpec? { parameters.first { $0.name == name } }
 }
 
+/// One parameter of a catalogue intent: its SiriKit name, the type of its values, whether it takes a
+/// list, and how its values are found and resolved (an entry of `parameters` in
+/// `Grammar/intents.json`).
 public struct ParameterSpec: Sendable, Decodable, Hashable {
     /// What kind of value a parameter takes, and so how a template slot matches it.
     public enum ValueType: String, Sendable, Decodable, Hashable {
@@ -35,16 +47,24 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
         case person, place, string
         /// Free text kept verbatim (message content, payment note).
         case text
+        /// Typed values the text layer reads: an amount with its currency, a decimal number, a whole
+        /// number, a date, a date range, a date with a time, and yes or no.
         case currencyAmount, number, integer, date, dateRange, dateTime, boolean
         /// One of `values`, said in the language's words (`values.json`).
         case `enum`
     }
 
+    /// The SiriKit property name ("recipients", "currencyAmount").
     public let name: String
+    /// The type of the parameter's values.
     public let type: ValueType
+    /// Whether the parameter takes several values ("recipients"): a parse then has one `Parameter` per
+    /// value, in utterance order.
     public let list: Bool
     /// The vocabulary type whose items help find (and later resolve) the value.
     public let vocabulary: String?
+    /// For an `enum` parameter, its case names ("read", "unread", "flagged", "unflagged"); nil for
+    /// other types.
     public let values: [String]?
     /// Only known values match (the vocabulary of the context and the language's common
     /// ones): "start a Bananarific", never "start the robot vacuum".
@@ -57,6 +77,8 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
 
     enum CodingKeys: String, CodingKey { case name, type, list, vocabulary, values, closed, guarded, required }
 
+    /// Decodes an entry of `Grammar/intents.json`; `list`, `closed`, `guarded` and `required` are false
+    /// when absent.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)

@@ -4,6 +4,7 @@ import ParlanceText
 /// What the parser knows about the device: the installed apps, the intents each handles,
 /// and their vocabularies (records.md "Context file").
 public struct ParserContext: Sendable, Decodable {
+    /// The apps that handle intents, in the order of the context file.
     public var apps: [AppDefinition]
     /// Problems met while loading the app vocabulary files the context names: a malformed
     /// file is reported here (file, key path, what was expected) and skipped; the rest loads.
@@ -16,6 +17,8 @@ public struct ParserContext: Sendable, Decodable {
     /// a request that names one gets no intent and `unavailableApp`.
     public var installedApps: [String] = []
 
+    /// A context built in code. Unlike `decode(_:file:directory:)`, it checks nothing (app names,
+    /// vocabulary types, shortcuts, donations) and loads no vocabulary or intent definition files.
     public init(apps: [AppDefinition], shortcuts: [Shortcut] = [], donations: [Donation] = [], installedApps: [String] = []) {
         self.apps = apps
         self.shortcuts = shortcuts
@@ -25,6 +28,9 @@ public struct ParserContext: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey { case apps, shortcuts, donations, installedApps }
 
+    /// Decodes the JSON of a context file; `shortcuts`, `donations` and `installedApps` may be left
+    /// out. The checks across apps, shortcuts and donations are made by `decode(_:file:directory:)`,
+    /// not here.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         apps = try c.decode([AppDefinition].self, forKey: .apps)
@@ -245,14 +251,20 @@ public struct ParserContext: Sendable, Decodable {
     }
 }
 
+/// A context file, vocabulary file, intent definition, strings table or donation journal that cannot be
+/// read or is wrong: which file, and what is wrong where.
 public struct ContextError: Error, Sendable, CustomStringConvertible {
+    /// The path of the file, as it was given.
     public let file: String
+    /// What is wrong, with the key path or line where that can be told ("at apps[0]: …").
     public let message: String
     /// What the file is: "context file", "vocabulary file", "intent definition", "strings
     /// table" or "donation journal" — told by the reader that failed, or else by the name.
     public let kind: String
+    /// The kind of file, its path and the message ("context file ctx.json: at apps[1]: …").
     public var description: String { "\(kind) \(file): \(message)" }
 
+    /// A problem with `file`; when `kind` is nil, the kind of file is told by its name (`kind(of:)`).
     public init(file: String, message: String, kind: String? = nil) {
         self.file = file
         self.message = message
@@ -270,13 +282,21 @@ public struct ContextError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// An app of the context (an entry of `apps` in records.md "Context file"): its names, the intents it
+/// handles, and its vocabularies.
 public struct AppDefinition: Sendable, Decodable {
+    /// Another name users call the app by (`INAlternativeAppNames`), with a hint of how it is said.
     public struct AlternativeName: Sendable, Decodable {
+        /// The alternative name as written ("Monkey Chat").
         public var name: String
+        /// How the name is said when its spelling does not tell ("monkey chat"); nil when not given.
         public var pronunciationHint: String?
     }
 
+    /// The app's name ("MonkeyChat"). Apps are told apart by their names, ignoring case, accents and
+    /// spaces.
     public var name: String
+    /// Other names of the app: those of the context file, then those its vocabulary files add.
     public var alternativeNames: [AlternativeName]
     /// SiriKit intent names this app handles, and the custom intents it declares.
     public var intents: [IntentDeclaration]
@@ -299,6 +319,9 @@ public struct AppDefinition: Sendable, Decodable {
         case name, alternativeNames, intents, appVocabulary, userVocabulary, appVocabularyItems, unusedParameters, intentDefinition
     }
 
+    /// Decodes an entry of `apps`. Throws when the name is empty, an intent is neither a catalogue
+    /// intent nor a custom intent declaration, or an `unusedParameters` entry is not "intent.parameter"
+    /// of the catalogue.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -333,6 +356,7 @@ public struct AppDefinition: Sendable, Decodable {
     /// Whether the app uses a parameter of an intent (see `unusedParameters`).
     public func uses(_ parameter: String, of intent: String) -> Bool { !unusedParameters.contains("\(intent).\(parameter)") }
 
+    /// Whether the app handles the intent of this name (a SiriKit intent or one of its custom intents).
     public func handles(_ intent: String) -> Bool { intents.contains { $0.name == intent } }
 
     /// The custom intents the app declares.
@@ -348,9 +372,12 @@ public struct AppDefinition: Sendable, Decodable {
 /// (`CustomIntent`; the parser does not parse to custom intents yet: their declarations give
 /// example phrases and responses).
 public enum IntentDeclaration: Sendable, Decodable {
+    /// A SiriKit intent of the catalogue, by name ("sendMessage").
     case sirikit(String)
+    /// A custom intent the app declares, inline or in its `intentDefinition` file.
     case custom(CustomIntent)
 
+    /// The intent's name, SiriKit or custom ("sendMessage", "orderSoup").
     public var name: String {
         switch self {
         case .sirikit(let name): name
@@ -358,6 +385,8 @@ public enum IntentDeclaration: Sendable, Decodable {
         }
     }
 
+    /// Decodes an entry of an app's `intents`: a string is a SiriKit intent name (one that is not in
+    /// the catalogue is an error), an object a custom intent declaration.
     public init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
             guard IntentCatalogue.standard.intent(name) != nil else {
@@ -373,10 +402,16 @@ public enum IntentDeclaration: Sendable, Decodable {
 
 /// A vocabulary item: a string (its id is the string) or `{"id", "phrase", "pronunciation"}`.
 public struct VocabularyItem: Sendable, Decodable, Hashable {
+    /// The identifier the resolver reports for the item (records.md resolution `items`); for an item
+    /// given as a string, the string itself.
     public var id: String
+    /// The words as the user says them ("Bobo the Great").
     public var phrase: String
+    /// How the phrase is said when its spelling does not tell ("bo bo"); matched like the phrase. Nil
+    /// when not given.
     public var pronunciation: String?
 
+    /// An item with its identifier, its phrase and, optionally, its pronunciation.
     public init(id: String, phrase: String, pronunciation: String? = nil) {
         self.id = id
         self.phrase = phrase
@@ -385,6 +420,8 @@ public struct VocabularyItem: Sendable, Decodable, Hashable {
 
     enum CodingKeys: String, CodingKey { case id, phrase, pronunciation }
 
+    /// Decodes a string (the item's id and phrase) or an object with a `phrase` and, optionally, an
+    /// `id` (the phrase when absent) and a `pronunciation`.
     public init(from decoder: any Decoder) throws {
         if let phrase = try? decoder.singleValueContainer().decode(String.self) {
             self.init(id: phrase, phrase: phrase)

@@ -17,8 +17,11 @@ import ParlanceICU
 ///  "responses": {"success": {"success": true, "templates": {"en": "Your {quantity, plural, …}"}}}}
 /// ```
 public struct CustomIntent: Sendable, Codable, Hashable {
+    /// A typed parameter of a custom intent (an entry of the declaration's `parameters`).
     public struct Parameter: Sendable, Codable, Hashable {
+        /// The type of a custom parameter's values (the declaration's `type`).
         public enum ValueType: String, Sendable, Codable, Hashable, CaseIterable {
+            /// Text as said, a whole number, a decimal number, or yes or no.
             case string, integer, decimal, boolean
             /// One of `cases`, named per language.
             case `enum`
@@ -26,27 +29,38 @@ public struct CustomIntent: Sendable, Codable, Hashable {
             case object
         }
 
+        /// One case of an enum parameter, with its names in each language.
         public struct Case: Sendable, Codable, Hashable {
+            /// The case's identifier: the value a parse gives the parameter ("tomato").
             public let id: String
             /// Names per language, the first the display name.
             public let names: [String: [String]]
 
+            /// A case with its identifier and its names by language code ("en").
             public init(id: String, names: [String: [String]]) {
                 self.id = id
                 self.names = names
             }
         }
 
+        /// The parameter's name, as `{name}` slots in phrases and titles write it ("soup").
         public let name: String
+        /// The type of its values.
         public let type: ValueType
+        /// Whether it takes several values; false when not declared.
         public let list: Bool
+        /// Whether the intent cannot be carried out without it: when it is not said, the resolver
+        /// reports it in `IntentFrame.missing` with `needsValue`. False when not declared.
         public let required: Bool
+        /// For an `enum` parameter, its cases (at least one); empty for other types.
         public let cases: [Case]
         /// For objects: the vocabulary type that resolves them.
         public let vocabulary: String?
 
         enum CodingKeys: String, CodingKey { case name, type, list, required, cases, vocabulary }
 
+        /// A parameter declared in code. Unlike `init(from:)`, it does not check that an enum has
+        /// cases.
         public init(
             name: String, type: ValueType, list: Bool = false, required: Bool = false, cases: [Case] = [], vocabulary: String? = nil
         ) {
@@ -58,6 +72,8 @@ public struct CustomIntent: Sendable, Codable, Hashable {
             self.vocabulary = vocabulary
         }
 
+        /// Decodes an entry of a declaration's `parameters`; throws on an unknown `type` or an `enum`
+        /// without `cases`.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
@@ -87,10 +103,15 @@ public struct CustomIntent: Sendable, Codable, Hashable {
 
     /// A combination of parameters that makes a shortcut, with its title and subtitle per language.
     public struct ShortcutType: Sendable, Codable, Hashable {
+        /// The names of the parameters a shortcut of this type fixes.
         public let parameters: [String]
+        /// The shortcut's title by language, with `{parameter}` slots ("Order {quantity} {soup}").
         public let title: [String: String]
+        /// The shortcut's subtitle by language, with slots as in `title`; nil when it has none.
         public let subtitle: [String: String]?
 
+        /// A shortcut type fixing `parameters`, with its title and, optionally, its subtitle by
+        /// language.
         public init(parameters: [String], title: [String: String], subtitle: [String: String]? = nil) {
             self.parameters = parameters
             self.title = title
@@ -100,22 +121,34 @@ public struct CustomIntent: Sendable, Codable, Hashable {
 
     /// A response code's templates (ICU MessageFormat) per language.
     public struct Response: Sendable, Codable, Hashable {
+        /// Whether the code reports that the intent was carried out ("success") rather than a failure.
         public let success: Bool
+        /// The ICU MessageFormat template by language code ("en"), with the response's properties as
+        /// arguments.
         public let templates: [String: String]
 
+        /// A response with its success flag and its templates by language.
         public init(success: Bool, templates: [String: String]) {
             self.success = success
             self.templates = templates
         }
     }
 
+    /// The intent's name, as parses, shortcuts and donations give it ("orderSoup").
     public let name: String
+    /// The Shortcuts category (one of `categories`, such as "order"), whose verbs may lead a phrase of
+    /// the intent; nil when not declared.
     public let category: String?
+    /// The intent's title by language ("Order soup"); empty when not declared.
     public let title: [String: String]
+    /// Whether the app asks the user to confirm before carrying the intent out; false when not
+    /// declared.
     public let confirmation: Bool
+    /// The intent's typed parameters, in declaration order.
     public let parameters: [Parameter]
     /// Example phrases per language; `{parameter}` marks where a value goes.
     public let phrases: [String: [String]]
+    /// The combinations of parameters users can make shortcuts of, each with its title.
     public let shortcutTypes: [ShortcutType]
     /// By response code: "success", "failure", and the app's own ("failureOutOfStock").
     public let responses: [String: Response]
@@ -128,6 +161,11 @@ public struct CustomIntent: Sendable, Codable, Hashable {
         "share", "start", "view", "download", "filter", "navigate", "open", "post", "request", "toggle"
     ]
 
+    /// Decodes an inline declaration of a context file. Throws on an unknown `category` or a malformed
+    /// parameter and, when the declaration has parameters, on a phrase or shortcut type that names a
+    /// parameter the intent does not have or a response template ICU cannot read. A declaration without
+    /// parameters (phrases for an intent of an `.intentdefinition` file) is checked once that file is
+    /// in.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -150,6 +188,7 @@ public struct CustomIntent: Sendable, Codable, Hashable {
         }
     }
 
+    /// A custom intent declared in code; nothing is checked (see `init(from:)`).
     public init(
         name: String, category: String? = nil, title: [String: String] = [:], confirmation: Bool = false, parameters: [Parameter] = [],
         phrases: [String: [String]] = [:], shortcutTypes: [ShortcutType] = [], responses: [String: Response] = [:]
@@ -195,6 +234,7 @@ public struct CustomIntent: Sendable, Codable, Hashable {
         return result
     }
 
+    /// The parameter named `name`, or nil when the intent has none of that name.
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
 
     /// This intent with a supplement's phrases added (per language, no repeats), and its title

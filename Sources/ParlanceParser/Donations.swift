@@ -12,16 +12,23 @@ import ParlanceText
 /// ```
 /// Parameter values are enum case ids, vocabulary item ids, numbers or text.
 public struct Donation: Sendable, Hashable, Codable {
+    /// The donation's identifier; recording a donation with the same id replaces the earlier one.
     public var id: String
+    /// The group identifier, by which `DonationLog.delete(group:)` removes donations together; nil when
+    /// none.
     public var group: String?
+    /// The name of the app that donated it (an app of the context).
     public var app: String
+    /// The intent the user carried out, SiriKit or custom ("orderSoup"); one the app handles.
     public var intent: String
+    /// The parameter values, by parameter name.
     public var parameters: [String: ParameterValue]
     /// When the user did it (ISO 8601, with a UTC offset or Z).
     public var date: String
     /// `date` in seconds since 1970 (UTC).
     public let time: Double
 
+    /// A donation made at `date`, which gives both `date` (as ISO 8601 text) and `time`.
     public init(
         id: String, group: String? = nil, app: String, intent: String, parameters: [String: ParameterValue] = [:], date: ReferenceTime
     ) {
@@ -36,6 +43,8 @@ public struct Donation: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case id, group, app, intent, parameters, date }
 
+    /// Decodes a donation of a context file or a journal; throws when `date` is not an ISO 8601 date
+    /// and time.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -50,6 +59,7 @@ public struct Donation: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the donation as a context file gives it (`time` is left out: `date` says it).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -74,6 +84,7 @@ public final class DonationLog: Sendable {
     /// A donation's contribution halves every `halfLife` seconds (default 14 days).
     public let halfLife: Double
 
+    /// A log holding `donations`, in which a donation's weight halves every `halfLifeDays` days.
     public init(_ donations: [Donation] = [], halfLifeDays: Double = 14) {
         self.donations = Locked(donations)
         self.halfLife = halfLifeDays * 86_400
@@ -87,14 +98,20 @@ public final class DonationLog: Sendable {
         }
     }
 
+    /// Deletes the donations with these identifiers (`INInteraction.delete(with:)`); unknown ids are
+    /// ignored.
     public func delete(ids: Set<String>) { donations.withLock { $0.removeAll { ids.contains($0.id) } } }
 
+    /// Deletes every donation of the group (`INInteraction.delete(with:)` by group identifier).
     public func delete(group: String) { donations.withLock { $0.removeAll { $0.group == group } } }
 
+    /// Deletes every donation (`INInteraction.deleteAll()`).
     public func deleteAll() { donations.withLock { $0.removeAll() } }
 
+    /// The donations present, in the order recorded (one recorded again moves to the end).
     public var all: [Donation] { donations.withLock { $0 } }
 
+    /// Whether the log holds no donation.
     public var isEmpty: Bool { donations.withLock { $0.isEmpty } }
 
     /// How much the user does what `matching` selects, at `time` (seconds since 1970): with
@@ -138,14 +155,20 @@ extension ReferenceTime {
 /// `{"donate": {…a Donation…}}`, `{"delete": {"ids": ["d1", "d2"]}}`,
 /// `{"delete": {"group": "orders"}}` or `{"delete": {"all": true}}`.
 public enum DonationEvent: Sendable, Hashable, Decodable {
+    /// `{"donate": {…}}`: record the donation (`DonationLog.record(_:)`).
     case donate(Donation)
+    /// `{"delete": {"ids": […]}}`: delete the donations with these identifiers.
     case deleteIDs(Set<String>)
+    /// `{"delete": {"group": "…"}}`: delete the donations of the group.
     case deleteGroup(String)
+    /// `{"delete": {"all": true}}`: delete every donation.
     case deleteAll
 
     enum CodingKeys: String, CodingKey { case donate, delete }
     enum DeleteKeys: String, CodingKey { case ids, group, all }
 
+    /// Decodes one journal line; throws when it is neither a donation nor a deletion by ids, by group
+    /// or of all.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let donation = try c.decodeIfPresent(Donation.self, forKey: .donate) {
@@ -173,6 +196,7 @@ public enum DonationEvent: Sendable, Hashable, Decodable {
 }
 
 extension DonationLog {
+    /// Applies one journal event to the log: records the donation, or deletes what the event names.
     public func apply(_ event: DonationEvent) {
         switch event {
         case .donate(let donation): record(donation)

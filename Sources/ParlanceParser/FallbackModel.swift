@@ -7,11 +7,13 @@ import ParlanceText
 /// as out of domain. It decides the intent only; parameters then come from the entities
 /// and known names in the utterance.
 public struct FallbackModel: Sendable, Codable {
+    /// The language code of the utterances the model reads ("en").
     public let language: String
     /// Class names: intent names, and `none` for out of domain.
     public let classes: [String]
     /// Below this probability the prediction is rejected.
     public let threshold: Double
+    /// The bias of each class, in the order of `classes`.
     public let bias: [Double]
     /// How the model was made and how it did on held-out data.
     public let training: TrainingReport
@@ -22,18 +24,37 @@ public struct FallbackModel: Sendable, Codable {
     let pairClasses: [UInt16]
     let pairWeights: [Float]
 
+    /// How a model was trained, and how it did on the examples kept aside.
+    ///
+    /// A classifier read from a model file (`FrameModel(decoding:file:)`) has zeros here: the file
+    /// keeps these figures in `FrameModel.report`.
     public struct TrainingReport: Sendable, Codable, Hashable {
+        /// Examples in the training data, those kept aside included.
         public let examples: Int
+        /// Examples kept aside: never trained on, used to fit the temperature and tune the threshold.
         public let heldOut: Int
+        /// Share (0–1) of the in-domain aside examples given the right intent above the threshold.
         public let heldOutAccuracy: Double
+        /// Share (0–1) of the out-of-domain aside examples rejected.
         public let heldOutRejection: Double
+        /// Passes made over the training examples.
         public let epochs: Int
+        /// The seed of the shuffling, which makes training deterministic.
         public let seed: UInt64
     }
 
+    /// The class of out-of-domain utterances: a prediction of it rejects the utterance.
     public static let none = "none"
 
-    /// - Parameter weights: feature → sparse weights, [class index, weight] pairs.
+    /// A model from its weights as the JSON form gives them, stored compactly.
+    ///
+    /// - Parameters:
+    ///   - language: the language code ("en").
+    ///   - classes: the class names: intent names, and `none` for out of domain.
+    ///   - threshold: the probability below which a prediction is rejected.
+    ///   - bias: the bias of each class, in the order of `classes`.
+    ///   - weights: feature → sparse weights, [class index, weight] pairs.
+    ///   - training: how the model was made.
     public init(
         language: String, classes: [String], threshold: Double, bias: [Double], weights: [String: [[Double]]], training: TrainingReport
     ) {
@@ -89,6 +110,7 @@ public struct FallbackModel: Sendable, Codable {
 
     /// The features the model has weights for.
     public var features: Dictionary<String, Int32>.Keys { rows.keys }
+    /// How many features the model has weights for.
     public var featureCount: Int { rows.count }
 
     /// Whether the model has weights for a feature.
@@ -101,6 +123,8 @@ public struct FallbackModel: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey { case language, classes, threshold, bias, weights, training }
 
+    /// Reads the JSON form `encode(to:)` writes: `language`, `classes`, `threshold`, `bias`, `weights`
+    /// (feature → [class index, weight] pairs) and `training`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -110,6 +134,8 @@ public struct FallbackModel: Sendable, Codable {
             training: try c.decode(TrainingReport.self, forKey: .training))
     }
 
+    /// Writes the JSON form: `language`, `classes`, `threshold`, `bias`, `weights` (as `weights` gives
+    /// them) and `training`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(language, forKey: .language)
@@ -201,13 +227,19 @@ enum FallbackFeatures {
     }
 }
 
-/// Trains a ``FallbackModel`` (deterministic for a seed).
+/// Trains a `FallbackModel` (deterministic for a seed).
 public enum FallbackTrainer {
+    /// One training example of the classifier: an utterance's features and its label.
     public struct Example: Sendable {
+        /// The utterance's features (`IntentParser.TrainingItem.classifierFeatures`).
         public var features: [String]
+        /// The intent name, or `FallbackModel.none` for an out-of-domain utterance.
         public var label: String
+        /// The record's id: `isAside(_:)` reads its group from it, and `train` leaves out the ids in
+        /// `aside`.
         public var id: String
 
+        /// An example with its features, its label and its record id.
         public init(features: [String], label: String, id: String) {
             self.features = features
             self.label = label

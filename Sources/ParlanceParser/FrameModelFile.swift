@@ -11,6 +11,7 @@ import ParlanceICU
 ///
 /// A file of another version or a damaged one is an error naming it, never half-read.
 public struct FrameModel: Sendable {
+    /// The intent classifier, with its rejection threshold tuned on the aside data.
     public var classifier: FallbackModel
     /// The parameter tagger. Read from a model file only when first asked for (most requests are
     /// read by templates and never need it); the file was checked whole when it was loaded.
@@ -24,6 +25,7 @@ public struct FrameModel: Sendable {
     static let magic: [UInt8] = Array("PLM1".utf8)
     static let version: UInt32 = 1
 
+    /// The language the model is for (the classifier's).
     public var language: String { classifier.language }
 
     /// `Grammar/Models/<language>.plm` in the bundle, or in `PARLANCE_MODEL_DIR` when set.
@@ -34,6 +36,7 @@ public struct FrameModel: Sendable {
         return Bundle.module.url(forResource: language, withExtension: "plm", subdirectory: "Grammar/Models")
     }
 
+    /// The model in the `.plm` binary format (see `FrameModel`), with the tagger when there is one.
     public func encoded() -> Data {
         var w = BinaryWriter()
         w.bytes(Self.magic)
@@ -77,6 +80,8 @@ public struct FrameModel: Sendable {
         return w.data
     }
 
+    /// A model made in memory (by `FrameModelTrainer.train`), with its softmax temperature and its JSON
+    /// report.
     public init(classifier: FallbackModel, tagger: FrameTagger?, temperature: Double, report: String) {
         self.classifier = classifier
         self.taggerSource = TaggerSource(tagger)
@@ -84,6 +89,11 @@ public struct FrameModel: Sendable {
         self.report = report
     }
 
+    /// Reads the data of a `.plm` file; `file` names it in errors. The tagger's part is checked now and
+    /// built when first asked for.
+    ///
+    /// Throws a `GrammarError` when the data is not a Parlance model file, is of another format
+    /// version, or is damaged (the error gives the byte offset).
     public init(decoding data: Data, file: String) throws {
         var r = BinaryReader(data: data, file: file)
         guard try r.bytes(4) == Self.magic else { throw r.error("not a Parlance model file (no PLM1 header)") }

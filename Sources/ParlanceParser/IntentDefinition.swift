@@ -27,12 +27,14 @@ import ParlanceText
 /// placeholders become `{name}` slots. Anything the file uses that Parlance cannot honour is
 /// named in `warnings`, never silently dropped.
 public struct IntentDefinitionFile: Sendable {
+    /// The custom intents the file declares, in file order, with their texts in every language read.
     public var intents: [CustomIntent]
     /// Constructs the file uses that Parlance does not support, each named
     /// ("OrderSoup.deliveryTime: parameter type 'DateComponents' is not supported; the parameter is left out"),
     /// and unknown keys ("INIntents[0]: unknown key 'INFoo', ignored"). Never silently dropped.
     public var warnings: [String]
 
+    /// A result made in code, with its intents and warnings.
     public init(intents: [CustomIntent] = [], warnings: [String] = []) {
         self.intents = intents
         self.warnings = warnings

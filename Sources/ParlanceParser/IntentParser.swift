@@ -15,6 +15,7 @@ import ParlanceText
 /// Build one parser per context and share it: it is `Sendable`, and `parse` may be called
 /// from many tasks at once. Each language's grammar is compiled on first use.
 public final class IntentParser: UtteranceParser {
+    /// The context the parser was built with: its apps, vocabularies, shortcuts and donations.
     public let context: ParserContext
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
@@ -31,9 +32,15 @@ public final class IntentParser: UtteranceParser {
     /// Matcher steps one parse may take (`WorkMeter`); over it, `parse` throws `TooSlow`.
     public let workBudget: Int
 
-    /// - Parameter donations: the log to read donations from (shared with a `Resolver`); by
-    ///   default a new one holding the context's `donations`.
-    ///   `workBudget`: the matcher steps one parse may take (`defaultWorkBudget`).
+    /// A parser for a context. Nothing is compiled here: each language's grammar is built
+    /// on first use.
+    ///
+    /// - Parameters:
+    ///   - context: the apps, vocabularies, shortcuts and donations to parse against.
+    ///   - analyzer: the text layer that tokenizes utterances and reads their typed values.
+    ///   - donations: the log to read donations from (shared with a `Resolver`); by
+    ///     default a new one holding the context's `donations`.
+    ///   - workBudget: the matcher steps one parse may take (`defaultWorkBudget`).
     public init(
         context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil,
         workBudget: Int = IntentParser.defaultWorkBudget
@@ -775,9 +782,13 @@ public final class IntentParser: UtteranceParser {
     }
 }
 
+/// Why `IntentParser` cannot parse at all, as opposed to finding no intent (which is a result).
 public enum ParseError: Error, Sendable, CustomStringConvertible {
+    /// The locale's language (the first value) has no intent grammar; `supported` lists the languages
+    /// that have one.
     case unsupportedLanguage(String, supported: [String])
 
+    /// A message naming the language and the supported ones.
     public var description: String {
         switch self {
         case .unsupportedLanguage(let language, let supported):

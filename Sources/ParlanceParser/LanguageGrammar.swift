@@ -346,10 +346,15 @@ final class LanguageGrammar: Sendable {
     }
 }
 
+/// A language's grammar, gazetteer or trained model that cannot be found or read.
 public enum GrammarError: Error, Sendable, CustomStringConvertible {
+    /// No intent grammar can be found for the language (the value).
     case missing(String)
+    /// A file that cannot be read or is malformed: what it is (a language, a grammar file, a model
+    /// file) and what is wrong with it.
     case file(String, String)
 
+    /// A message naming the language or file and the problem.
     public var description: String {
         switch self {
         case .missing(let language): "no intent grammar for '\(language)'"

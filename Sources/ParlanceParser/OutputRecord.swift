@@ -3,11 +3,18 @@ import ParlanceText
 
 /// One line of `parlance batch` output (records.md "Output record").
 public struct OutputRecord: Sendable, Encodable {
+    /// The `intent` of an output record, or one of its `alternatives`: an `IntentFrame` as records.md
+    /// writes it.
     public struct Intent: Sendable, Encodable {
+        /// The intent's domain ("messaging"; "custom" for an intent an app declares).
         public let domain: String
+        /// The intent's name ("sendMessage").
         public let name: String
+        /// The app named or inferred; written as null when not known.
         public let app: String?
+        /// How sure the parser is of this reading, from 0 to 1.
         public let confidence: Double
+        /// The parameter values in utterance order, a list parameter once per value.
         public let parameters: [Parameter]
         /// Required parameters not said, with `needsValue` (records.md extension).
         public let missing: [MissingParameter]
@@ -23,6 +30,8 @@ public struct OutputRecord: Sendable, Encodable {
 
         enum CodingKeys: String, CodingKey { case domain, name, app, confidence, parameters, missing }
 
+        /// Writes `domain`, `name`, `app` (null when not known), `confidence` and `parameters`, and
+        /// `missing` when it is not empty.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(domain, forKey: .domain)
@@ -34,31 +43,46 @@ public struct OutputRecord: Sendable, Encodable {
         }
     }
 
+    /// Why a line has no parse (records.md `error`): a code for programs and a message for people.
     public struct RecordError: Error, Sendable, Encodable, Hashable {
-        /// "bad_json", "missing_text", "invalid_utf8", "too_long", "bad_locale", "bad_reference_time", "parse_failed", "too_slow".
+        /// The kind of failure: "bad_json", "too_deep", "bad_field", "missing_text", "invalid_utf8", "too_long",
+        /// "bad_locale", "bad_reference_time", "parse_failed", "too_slow".
         public let code: String
+        /// What went wrong, in words, with the start of the line when it is not JSON.
         public let message: String
 
+        /// An error with its code and its message.
         public init(code: String, message: String) {
             self.code = code
             self.message = message
         }
     }
 
+    /// The input record's `id` (a number given as its digits), or the line number for plain-text input;
+    /// nil when the record has none or the line could not be read.
     public let id: String?
+    /// The locale tag the line was parsed in (its own or the default); nil when the line could not be
+    /// read.
     public let locale: String?
+    /// The utterance; nil when the line could not be read or has no `text`.
     public let text: String?
+    /// The intent understood; nil (written as null) when nothing matched, the app named is not
+    /// available, or the line failed (`error`).
     public let intent: Intent?
+    /// Other intents that also matched, best first; empty when the line failed.
     public let alternatives: [Intent]
     /// Why there is no intent ("MonkeyFit does not handle sendMessage"), when none.
     public let reason: String?
+    /// How the decision was made; only when explanations were asked for (`explain`).
     public let explanation: Explanation?
     /// The shortcut said, or the shortcuts to choose between (records.md extension).
     public let shortcut: Resolution?
     /// The app named that the user does not have (records.md extension).
     public let unavailableApp: String?
+    /// Why the line could not be parsed; nil (written as null) when it was.
     public let error: RecordError?
 
+    /// The record of a parsed line; `explain` says whether to keep the result's explanation.
     public init(id: String?, locale: String?, text: String, result: ParseResult, explain: Bool) {
         self.id = id
         self.locale = locale
@@ -72,6 +96,7 @@ public struct OutputRecord: Sendable, Encodable {
         self.error = nil
     }
 
+    /// The record of a line that could not be parsed: no intent, no alternatives, and `error`.
     public init(id: String?, locale: String?, text: String?, error: RecordError) {
         self.id = id
         self.locale = locale
@@ -87,6 +112,9 @@ public struct OutputRecord: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey { case id, locale, text, intent, alternatives, reason, unavailableApp, explanation, shortcut, error }
 
+    /// Writes the fields records.md names: `id`, `locale`, `text`, `intent`, `alternatives` and `error`
+    /// always (null when absent); `reason`, `unavailableApp`, `explanation` and `shortcut` only when
+    /// present.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -104,9 +132,13 @@ public struct OutputRecord: Sendable, Encodable {
 
 /// One line of batch input (records.md "Input record"); other fields are ignored.
 public struct InputRecord: Sendable, Decodable {
+    /// The record's `id`, given as a string or a number; nil when absent or of another type.
     public let id: String?
+    /// The utterance (`text`); nil when absent or not a string.
     public let text: String?
+    /// The BCP 47 locale tag (`locale`); nil when absent, and then the batch's default locale applies.
     public let locale: String?
+    /// The ISO 8601 time relative dates are resolved against (`reference_time`); nil for now.
     public let referenceTime: String?
     /// A field of the wrong type ("text" a number): the record is an error that keeps its id.
     public let badField: String?
@@ -116,6 +148,8 @@ public struct InputRecord: Sendable, Decodable {
         case referenceTime = "reference_time"
     }
 
+    /// Decodes a record without failing on a field of the wrong type: that field is nil and named in
+    /// `badField`. Throws only when the line is not a JSON object.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = Self.recordID(c, .id)
@@ -145,7 +179,9 @@ extension InputRecord {
 /// Turns one input line into exactly one output record, never throwing: what a batch runner
 /// streams lines through.
 public protocol LineProcessor: Sendable {
+    /// The record written for each line.
     associatedtype Record: Encodable
+    /// The record of one input line, given as its bytes.
     func process(_ line: [UInt8]) -> Record
     /// The line with its number in the input (from 1); by default the number is not used.
     func process(_ line: [UInt8], number: Int) -> Record
@@ -154,19 +190,25 @@ public protocol LineProcessor: Sendable {
 }
 
 extension LineProcessor {
+    /// Processes the line without its number (`process(_:)`).
     public func process(_ line: [UInt8], number: Int) -> Record { process(line) }
 }
 
 /// Parses one batch line into exactly one output record; never throws.
 public struct BatchLineProcessor: LineProcessor {
+    /// The parser each utterance goes through (an `IntentParser`, or one followed by the resolver).
     public let parser: any UtteranceParser
+    /// The locale tag of records that name none, and of plain-text lines.
     public let defaultLocale: String
+    /// Whether records include the parse's `explanation`.
     public let explain: Bool
     /// Each line is an utterance, not a JSON record; its id is its line number.
     public let plainText: Bool
     /// Lines longer than this many bytes are refused (error "too_long").
     public static let maxLineBytes = 65_536
 
+    /// A processor that parses lines with `parser`, in `defaultLocale` when a record names no locale;
+    /// `explain` adds explanations, and `plainText` reads each line as an utterance.
     public init(parser: any UtteranceParser, defaultLocale: String, explain: Bool = false, plainText: Bool = false) {
         self.parser = parser
         self.defaultLocale = defaultLocale
@@ -174,6 +216,8 @@ public struct BatchLineProcessor: LineProcessor {
         self.plainText = plainText
     }
 
+    /// Whether the record reports an error: a line that was parsed has not failed, even when no intent
+    /// matched.
     public func failed(_ record: OutputRecord) -> Bool { record.error != nil }
 
     /// A line's text, or why it cannot be read (too long, not UTF-8).
@@ -200,8 +244,11 @@ public struct BatchLineProcessor: LineProcessor {
         }
     }
 
+    /// The output record of a line; with `plainText`, `number` becomes the record's id.
     public func process(_ line: [UInt8], number: Int) -> OutputRecord { processWithResult(line, number: number).record }
 
+    /// The output record of a line read as a JSON record, whatever `plainText` says (a plain-text line
+    /// needs its number: `process(_:number:)`).
     public func process(_ line: [UInt8]) -> OutputRecord { processWithResult(line, number: nil).record }
 
     /// The line's output record and, when the line was parsed, the parse it reports (for

@@ -4,6 +4,10 @@ import ParlanceText
 /// Turns an utterance into a `ParseResult`: the intent parser alone (`IntentParser`), or the
 /// parser followed by the resolver (`ParlanceResolver.ResolvingParser`).
 public protocol UtteranceParser: Sendable {
+    /// Parses one utterance in a locale, resolving relative dates against `referenceTime`.
+    ///
+    /// Throws when it cannot parse at all (a language without a grammar, a parse over its work budget);
+    /// finding no intent is a result with a nil `intent`, not an error.
     func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult
 }
 
@@ -26,6 +30,8 @@ public struct ParseResult: Sendable, Hashable, Codable {
     /// app of the context's `installedApps`): then `intent` is nil (records.md extension).
     public let unavailableApp: String?
 
+    /// A result with its intent (nil for none), alternatives, reason and explanation, and the shortcut
+    /// and unavailable app when they apply.
     public init(
         intent: IntentFrame?, alternatives: [IntentFrame], reason: String?, explanation: Explanation, shortcut: Resolution? = nil,
         unavailableApp: String? = nil
@@ -41,10 +47,13 @@ public struct ParseResult: Sendable, Hashable, Codable {
 
 /// An intent with its app and parameters.
 public struct IntentFrame: Sendable, Hashable, Codable {
+    /// The intent's domain ("messaging"); "custom" for an intent an app declares.
     public let domain: String
+    /// The intent's name, from the catalogue ("sendMessage") or the app's declaration ("orderSoup").
     public let name: String
     /// The app named or inferred; nil when several apps handle the intent and none was named.
     public let app: String?
+    /// How sure the parser is of this reading, from 0 to 1, rounded to three decimals.
     public let confidence: Double
     /// In utterance order; a list parameter appears once per value.
     public var parameters: [Parameter]
@@ -65,6 +74,7 @@ public struct IntentFrame: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case domain, name, app, confidence, parameters, missing }
 
+    /// Decodes the JSON `encode(to:)` writes; `app` may be null and `missing` absent.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         domain = try c.decode(String.self, forKey: .domain)
@@ -75,6 +85,8 @@ public struct IntentFrame: Sendable, Hashable, Codable {
         missing = try c.decodeIfPresent([MissingParameter].self, forKey: .missing) ?? []
     }
 
+    /// Writes the frame as records.md's `intent`: `app` as null when not known, `missing` only when it
+    /// is not empty.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(domain, forKey: .domain)
@@ -88,9 +100,12 @@ public struct IntentFrame: Sendable, Hashable, Codable {
 
 /// A required parameter that was not said (records.md extension: `intent.missing`).
 public struct MissingParameter: Sendable, Hashable, Codable {
+    /// The parameter's name ("recipients").
     public let name: String
+    /// Its resolution: `needsValue`, with the reason.
     public let resolution: Resolution
 
+    /// A missing parameter with its resolution.
     public init(name: String, resolution: Resolution) {
         self.name = name
         self.resolution = resolution
@@ -101,16 +116,25 @@ public struct MissingParameter: Sendable, Hashable, Codable {
 /// answers (intents.md "Resolution results"). Made by `ParlanceResolver`; the parser alone
 /// leaves parameters unresolved.
 public struct Resolution: Sendable, Hashable, Codable {
+    /// The resolver's answer for a parameter (intents.md "Resolution results").
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `success`: one item matched. `confirmationRequired`: one likely item, to confirm with a yes or no question.
+        /// `disambiguation`: 2 to 10 items to choose between, best first. `needsMoreDetails`: too many matches to list.
+        /// `needsValue`: the intent requires the parameter and the user gave none. `unsupported`: no match, or a value
+        /// the app cannot take. `notRequired`: the intent or the app does not use the parameter; the value is ignored.
         case success, confirmationRequired, disambiguation, needsMoreDetails, needsValue, unsupported, notRequired
     }
 
     /// A vocabulary item offered: its id, the phrase to show, and how well it matched (0–1).
     public struct Item: Sendable, Hashable, Codable {
+        /// The item's identifier (a `VocabularyItem.id`, or a shortcut's id).
         public let id: String
+        /// The phrase to show the user.
         public let display: String
+        /// How well it matched, from 0 to 1.
         public let score: Double
 
+        /// An item with its identifier, its display phrase and its score.
         public init(id: String, display: String, score: Double) {
             self.id = id
             self.display = display
@@ -118,6 +142,7 @@ public struct Resolution: Sendable, Hashable, Codable {
         }
     }
 
+    /// The resolver's answer.
     public let kind: Kind
     /// One item for success and confirmationRequired, 2–10 for disambiguation (best first),
     /// none otherwise.
@@ -126,6 +151,7 @@ public struct Resolution: Sendable, Hashable, Codable {
     /// notRequired; nil when the kind says it all.
     public let reason: String?
 
+    /// A resolution of `kind`, with its items (best first) and its reason when there is one.
     public init(kind: Kind, items: [Item] = [], reason: String? = nil) {
         self.kind = kind
         self.items = items
@@ -134,6 +160,7 @@ public struct Resolution: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case kind, items, reason }
 
+    /// Writes `kind` and `items`, and `reason` when there is one.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
@@ -144,7 +171,9 @@ public struct Resolution: Sendable, Hashable, Codable {
 
 /// One parameter value: what was said, where, and its typed value.
 public struct Parameter: Sendable, Hashable, Codable {
+    /// The parameter's name in the intent ("recipients").
     public let name: String
+    /// The typed value; for names, places and texts, the words as said.
     public let value: ParameterValue
     /// The words as said (also for typed values: "veinte euros").
     public let raw: String
@@ -154,6 +183,7 @@ public struct Parameter: Sendable, Hashable, Codable {
     /// parameter has no vocabulary type, or the resolver did not run).
     public var resolution: Resolution? = nil
 
+    /// A parameter value with the words said and their span; `resolution` stays nil until the resolver runs.
     public init(name: String, value: ParameterValue, raw: String, span: Span?, resolution: Resolution? = nil) {
         self.name = name
         self.value = value
@@ -166,14 +196,23 @@ public struct Parameter: Sendable, Hashable, Codable {
 /// A typed parameter value. Encoded as records.md says: a string for words and enum cases,
 /// `{"amount", "currency"}` for amounts, ISO 8601 strings or `{"start", "end"}` for dates.
 public enum ParameterValue: Sendable, Hashable, Codable {
+    /// Words as said: a name, a place, a message's content, a note.
     case text(String)
+    /// A number, said in digits or words ("veinte" → 20).
     case number(Decimal)
+    /// An amount with its ISO 4217 currency code (`{"amount": 20, "currency": "EUR"}`).
     case currencyAmount(CurrencyAmount)
+    /// An ISO 8601 date, or date and time, resolved against the reference time.
     case date(String)
+    /// A range of dates, `{"start", "end"}` in ISO 8601.
     case dateRange(DateRange)
+    /// A case of an enum parameter, by its identifier ("unread", "tomato").
     case enumCase(String)
+    /// Yes or no.
     case boolean(Bool)
 
+    /// Writes the value as records.md types it: a string (words, dates, enum cases), a number, a
+    /// boolean, or an object for amounts and date ranges.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
@@ -185,6 +224,8 @@ public enum ParameterValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Reads what `encode(to:)` writes. A string always reads as `text`: JSON does not tell a date or
+    /// an enum case from words.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let b = try? c.decode(Bool.self) {
@@ -218,6 +259,8 @@ public struct Explanation: Sendable, Hashable, Codable {
     public let decidedBy: String
     /// The template's file and line ("en/messaging.sentences:12"), or the model's name.
     public let source: String?
+    /// The deciding score: the template matcher's score of the reading, the trained tier's probability,
+    /// or the shortcut match's score; nil when nothing was scored.
     public let score: Double?
     /// The app mention found, if any, with how it was said.
     public let appMention: String?

@@ -2,17 +2,23 @@ import Foundation
 import ParlanceICU
 import ParlanceText
 
-/// A response of a custom intent, rendered in the user's language with ICU MessageFormat
-/// (plurals, numbers, currencies): "Tu sopa de tomate estará lista en 10 minutos".
-/// A response property's value.
+/// The value of a property of a custom intent's response. `CustomIntent.render(code:properties:locale:)`
+/// renders the response in the user's language with ICU MessageFormat (plurals, numbers,
+/// currencies): "Tu sopa de tomate estará lista en 10 minutos".
 public enum ResponseValue: Sendable, Hashable {
+    /// Text; an enum parameter's case id is said by its name in the language ("tomato" → "tomate").
     case string(String)
+    /// A number, formatted (and pluralized) by the template.
     case number(Double)
 }
 
 extension CustomIntent {
+    /// Why a response cannot be rendered: the intent has no such response code, the code has no
+    /// template in the language, or ICU cannot format the template.
     public struct ResponseError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, naming the intent, the response code and, when it applies, the language.
         public let message: String
+        /// The message.
         public var description: String { message }
     }
 

@@ -6,16 +6,24 @@ import ParlanceText
 /// of them names an app the user cannot reach through Parlance, and is never routed to
 /// another app (records.md `unavailableApp`).
 public struct ServiceDirectory: Sendable, Decodable {
+    /// A well-known service ("WhatsApp", "Uber"), with its spellings and the domains it serves.
     public struct Service: Sendable, Decodable, Hashable {
+        /// The service's name, as `unavailableApp` reports it ("WhatsApp").
         public var name: String
+        /// The catalogue domains it serves ("messaging", "calling"). With a context of no apps, it is
+        /// taken as an app handling these domains' intents.
         public var domains: [String]
+        /// Other spellings and spoken forms, in any language ("Whats App", "Wasap").
         public var aliases: [String]
         /// Names that are also ordinary words or first names count only with a cue.
         public var cue: Bool
+        /// Spellings that count only with a cue (after a connective such as "on", or an article),
+        /// whatever `cue` says.
         public var cuedAliases: [String]
 
         enum CodingKeys: String, CodingKey { case name, domains, aliases, cue, cuedAliases }
 
+        /// A service with its spellings and domains; see the properties.
         public init(name: String, domains: [String] = [], aliases: [String] = [], cue: Bool = false, cuedAliases: [String] = []) {
             self.name = name
             self.domains = domains
@@ -24,6 +32,7 @@ public struct ServiceDirectory: Sendable, Decodable {
             self.cuedAliases = cuedAliases
         }
 
+        /// Decodes an entry of `services`; every field but `name` may be left out.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
@@ -39,6 +48,7 @@ public struct ServiceDirectory: Sendable, Decodable {
         }
     }
 
+    /// The services, in file order.
     public var services: [Service]
 
     /// The directory shipped with Parlance.
@@ -49,6 +59,7 @@ public struct ServiceDirectory: Sendable, Decodable {
         return directory
     }()
 
+    /// A directory of these services.
     public init(services: [Service]) { self.services = services }
 
     /// Each service as an app handling the catalogue's intents of its domains, by name.

@@ -13,13 +13,20 @@ import ParlanceText
 /// `ParserContext.suggestedPhrases(for:language:)` offers some. `language` ("es"), when
 /// given, is the only language the phrase is listened for in.
 public struct Shortcut: Sendable, Hashable, Decodable {
+    /// The shortcut's identifier, unique in the context; `ParseResult.shortcut` reports it.
     public var id: String
+    /// The phrase the user assigned ("sopa del día"); nil when the shortcut has none yet.
     public var phrase: String?
+    /// The language code the phrase is listened for in ("es"); nil for every language.
     public var language: String?
+    /// The name of the app whose intent the shortcut runs.
     public var app: String
+    /// The intent it runs, SiriKit or custom; one the app handles.
     public var intent: String
+    /// The fixed parameter values by name: enum case ids, vocabulary item ids, numbers or text.
     public var parameters: [String: ParameterValue]
 
+    /// A shortcut made in code; it is not checked against a context.
     public init(id: String, phrase: String?, language: String? = nil, app: String, intent: String, parameters: [String: ParameterValue]) {
         self.id = id
         self.phrase = phrase
@@ -31,6 +38,7 @@ public struct Shortcut: Sendable, Hashable, Decodable {
 
     enum CodingKeys: String, CodingKey { case id, phrase, language, app, intent, parameters }
 
+    /// Decodes an entry of a context's `shortcuts`; throws when `phrase` is given but blank.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)

@@ -217,12 +217,29 @@ extension IntentParser {
     /// and, when its parameters are annotated, the tagger's input with the gold labels (each
     /// surface value found in the text, left to right).
     public struct TrainingItem: Sendable {
+        /// The utterance's features for the intent classifier (words with entities and app names
+        /// replaced, stems, bigrams, character trigrams).
         public var classifierFeatures: [String]
         var tagger: FrameTaggerTrainer.Example?
         /// Surface values that were not found in the text (annotation problems), by name.
         public var unplaced: [String]
     }
 
+    /// The training item of one annotated utterance, read with the same text layer, app mentions and
+    /// vocabularies as `parse`.
+    ///
+    /// - Parameters:
+    ///   - text: the utterance.
+    ///   - locale: its locale; the language must have an intent grammar.
+    ///   - referenceTime: the time relative dates are resolved against.
+    ///   - intent: the annotated catalogue intent, or nil for an out-of-domain utterance.
+    ///   - parameters: the annotated surface values by parameter name, in utterance order; only the
+    ///     parameters the tagger places are used.
+    ///   - tagParameters: whether to build the tagger's example; without it (or without a catalogue
+    ///     intent) the item has the classifier's features only.
+    /// - Returns: the item; the names of values not found in the text are listed in `unplaced`.
+    /// - Throws: `ParseError.unsupportedLanguage` when the language has no intent grammar, or an error
+    ///   of the text layer or of loading the grammar.
     public func trainingItem(
         _ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime, intent: String?, parameters: [String: [String]],
         tagParameters: Bool
@@ -282,12 +299,19 @@ extension IntentParser {
 
 /// Trains the trained tier of a language from `IntentParser.TrainingItem`s.
 public enum FrameModelTrainer {
+    /// One utterance of the training data, as `train` takes it.
     public struct Item: Sendable {
+        /// The record's id.
         public var id: String
+        /// The intent name, or `FallbackModel.none` for an out-of-domain utterance.
         public var label: String
+        /// Whether it is kept aside (never trained on) to fit the temperature and tune the threshold;
+        /// for corpus records, `FallbackTrainer.isAside(_:)` of the id.
         public var aside: Bool
+        /// The utterance's classifier features and tagger example (`IntentParser.trainingItem`).
         public var item: IntentParser.TrainingItem
 
+        /// An item with its id, its label, whether it is aside, and its training item.
         public init(id: String, label: String, aside: Bool, item: IntentParser.TrainingItem) {
             self.id = id
             self.label = label

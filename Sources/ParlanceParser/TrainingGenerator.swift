@@ -59,10 +59,15 @@ struct Gazetteer: Sendable, Decodable {
 /// One sentence generated from a template, with the surface value of every parameter the
 /// trained tier's tagger places.
 public struct GeneratedUtterance: Sendable {
+    /// `gen:<language>:<intent>:<attempt>`, unique in one run.
     public let id: String
+    /// The locale tag of the language ("en").
     public let locale: String
+    /// The generated sentence, the app's name included when one was used.
     public let text: String
+    /// The catalogue intent of the template ("sendMessage").
     public let intent: String
+    /// The intent's domain ("messaging").
     public let domain: String
     /// Surface values by parameter (names, places, texts: what the tagger learns to place).
     public let parameters: [String: [String]]

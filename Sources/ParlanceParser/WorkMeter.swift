@@ -31,7 +31,9 @@ extension IntentParser {
 
     /// A parse that spent its work budget (`IntentParser(context:…, workBudget:)`).
     public struct TooSlow: Error, Sendable, CustomStringConvertible {
+        /// The budget the parse went over, in matcher steps.
         public let budget: Int
+        /// A message giving the budget.
         public var description: String { "the parse went over its work budget of \(budget) matcher steps" }
     }
 }

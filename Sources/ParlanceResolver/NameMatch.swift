@@ -16,11 +16,16 @@ public struct NameMatch: Sendable, Hashable, Codable {
         case prefix
     }
 
+    /// One said word and the item's word it matched.
     public struct Word: Sendable, Hashable, Codable {
+        /// The said word, folded to Latin ("bicente").
         public let said: String
         /// The item's word it matched, nil when it matched none.
         public let matched: String?
+        /// How it matched; nil when it matched none.
         public let how: How?
+        /// How well it matched, 0 to 1 (0 when unmatched): 1 exact, 0.82–0.9 sound-alike, 0.85 or 0.75 misspelled (one or
+        /// two edits), 0.75 prefix, 0.7 initial.
         public let quality: Double
     }
 
@@ -43,7 +48,9 @@ public struct NameMatch: Sendable, Hashable, Codable {
 
     /// "phrase" or "pronunciation" (the item's pronunciation hint).
     public let form: String
+    /// What decided `score`.
     public let basis: Basis
+    /// Each said word, in the order said, with what it matched.
     public let words: [Word]
     /// The share of the item's letters that said words matched.
     public let coverage: Double

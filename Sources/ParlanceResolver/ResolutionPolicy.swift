@@ -40,6 +40,7 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
     /// never chosen, one four weeks old (0.2) does not.
     public var donationLead: Double = 0.3
 
+    /// Creates a policy; every setting defaults to its tuned value. `donationLead` is not a parameter: set the property.
     public init(
         minimumScore: Double = 0.75, groupMargin: Double = 0.14, maximumOptions: Int = 10, priorWeight: Double = 0.02,
         maximumCandidates: Int = 32
@@ -51,19 +52,26 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
         self.maximumCandidates = maximumCandidates
     }
 
+    /// The tuned defaults, listed in the resolver's README.
     public static let standard = ResolutionPolicy()
 
     /// A scored candidate item (its best form).
     public struct Candidate: Sendable, Hashable, Codable {
+        /// The item's id.
         public let id: String
+        /// How the item is shown: its phrase, or a custom enum case's name.
         public let display: String
+        /// The best comparison of the said name with the item's forms (its phrase or its pronunciation hint).
         public let match: NameMatch
         /// 0 for the most important item of its set, rising.
         public let rank: Int
+        /// The priority prior: `priorWeight` for the first item of a user vocabulary set, falling evenly to 0 for the last;
+        /// always 0 for app vocabulary.
         public let prior: Double
         /// The donations' weight for the item (0 to 1): how often and recently the user chose
         /// it for this parameter. Decides ties only (`donationLead`).
         public var donation: Double = 0
+        /// `match.score` plus `prior`: what candidates are ranked by.
         public var total: Double { match.score + prior }
     }
 

@@ -12,9 +12,13 @@ import ParlanceText
 /// ```
 /// Thread-safe; vocabulary updates go through `store`.
 public final class Resolver: Sendable {
+    /// The apps and their vocabularies, as the context file describes them.
     public let context: ParserContext
+    /// The vocabularies that queries search; update user vocabulary through it.
     public let store: VocabularyStore
+    /// The settings that turn scores into a resolution result.
     public let policy: ResolutionPolicy
+    /// The known intents and their parameters, with each parameter's vocabulary type.
     public let catalogue: IntentCatalogue
     /// The user's donations: an item the user picked often and recently for a parameter wins
     /// a tie for it (see `ResolutionPolicy.donationLead`).
@@ -22,6 +26,8 @@ public final class Resolver: Sendable {
     /// Custom enum parameters' cases as vocabulary sets, by app, intent, parameter, language.
     private let caseSets = Locked<[String: VocabularySet]>([:])
 
+    /// Creates a resolver for a context. Without a `store`, a new one is filled from the context's vocabularies; without
+    /// `donations`, the context's donations are read.
     public init(
         context: ParserContext, store: VocabularyStore? = nil, policy: ResolutionPolicy = .standard, catalogue: IntentCatalogue = .standard,
         donations: DonationLog? = nil
@@ -42,7 +48,9 @@ public final class Resolver: Sendable {
 
     /// A resolution with the scored candidates behind it (best first), for explaining.
     public struct Answer: Sendable, Encodable {
+        /// The resolution result.
         public let resolution: Resolution
+        /// Every item scored, best first (by score plus prior, then by priority).
         public let candidates: [ResolutionPolicy.Candidate]
     }
 
@@ -214,11 +222,17 @@ extension Resolver {
     }
 }
 
+/// Why a name could not be resolved at all, as opposed to a resolution of `unsupported`.
 public enum ResolverError: Error, Sendable, CustomStringConvertible {
+    /// The app named is not in the context: the name given, and the context's apps.
     case unknownApp(String, known: [String])
+    /// The vocabulary type is not one the context or the catalogue knows: the type given, and the known types.
     case unknownType(String, known: [String])
+    /// The language's sound-alike rules could not be loaded or a vocabulary index could not be built; the message says
+    /// why.
     case data(String)
 
+    /// The message for the user.
     public var description: String {
         switch self {
         case .unknownApp(let app, let known): "unknown app '\(app)': the context has \(known.joined(separator: ", "))"
@@ -230,20 +244,27 @@ public enum ResolverError: Error, Sendable, CustomStringConvertible {
 
 /// The intent parser followed by the resolver: parameters come out with their resolution.
 public struct ResolvingParser: UtteranceParser {
+    /// The intent parser, which runs first.
     public let parser: IntentParser
+    /// The resolver applied to the parsed intent.
     public let resolver: Resolver
 
+    /// Chains a parser and a resolver.
     public init(parser: IntentParser, resolver: Resolver) {
         self.parser = parser
         self.resolver = resolver
     }
 
+    /// An intent parser and a resolver for one context, sharing the context's donation log. Throws when the parser
+    /// cannot be built for the context.
     public init(context: ParserContext) throws {
         let donations = DonationLog(context.donations)
         self.init(
             parser: try IntentParser(context: context, donations: donations), resolver: Resolver(context: context, donations: donations))
     }
 
+    /// Parses an utterance, then resolves the best intent's parameters, weighing donations at `referenceTime`;
+    /// alternatives are left unresolved. Throws what the parser throws, or a `ResolverError`.
     public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult {
         let result = try parser.parse(text, locale: locale, referenceTime: referenceTime)
         guard let intent = result.intent else { return result }

@@ -12,6 +12,7 @@ import ParlanceText
 /// sound-alike key, or a word one edit away (a deletion index over words of 4+ letters:
 /// "Giovani" / "Giovanni"). Scoring then compares the candidates only.
 public final class VocabularyIndex: Sendable {
+    /// The language the forms were folded and keyed for.
     public let language: String
     /// The items, in priority order (most important first).
     public let items: [VocabularyItem]
@@ -40,6 +41,8 @@ public final class VocabularyIndex: Sendable {
     /// word costs its length squared, and no name has words this long.
     static let fuzzyMaximumLength = 40
 
+    /// The number of forms indexed: each item's phrase, plus its pronunciation hint when it has one (a form that folds
+    /// to nothing is left out).
     public var formCount: Int { formItem.count }
 
     /// Builds the index, using up to `jobs` threads.

@@ -6,9 +6,11 @@ import ParlanceText
 /// One ordered vocabulary (most important first), immutable, with its candidate index built
 /// per language on first use.
 public final class VocabularySet: Sendable {
+    /// The items, most important first.
     public let items: [VocabularyItem]
     private let indexes = Locked<[String: VocabularyIndex]>([:])
 
+    /// Creates a set from items in priority order, most important first.
     public init(_ items: [VocabularyItem]) { self.items = items }
 
     /// The index for a language, built once (callers for the same language wait for it).
@@ -46,6 +48,7 @@ public final class VocabularyStore: Sendable {
 
     private let sets = Locked<[Key: VocabularySet]>([:])
 
+    /// Creates an empty store.
     public init() {}
 
     /// The context's vocabularies: each app's user vocabulary, inline app vocabulary (all

@@ -2,17 +2,22 @@ import Foundation
 
 /// A typed value found in an utterance, with where it was said.
 public struct Entity: Sendable, Hashable, Codable {
+    /// The type of an entity's value, written as the entity's `type` field ("currencyAmount").
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// One case per `EntityValue` case, with the same name; see there for what each value holds.
         case number, currencyAmount, date, dateRange, dateTime, duration, distance, energy
     }
 
+    /// The kind of value, always `value.kind`; encoded as `type`.
     public let type: Kind
+    /// The value, encoded bare: `20`, `{"amount": 20, "currency": "EUR"}`, `"2026-11-20"`.
     public let value: EntityValue
     /// Unicode scalar offsets in the utterance, end exclusive.
     public let span: Span
     /// The words as said.
     public let text: String
 
+    /// Creates an entity; `type` is taken from `value`.
     public init(value: EntityValue, span: Span, text: String) {
         self.type = value.kind
         self.value = value
@@ -22,6 +27,8 @@ public struct Entity: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case type, value, span, text }
 
+    /// Decodes `{"type", "value", "span", "text"}`, reading `value` as `type` says. Throws a `DecodingError` when a
+    /// field is missing or `value` does not fit `type`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(Kind.self, forKey: .type)
@@ -40,6 +47,7 @@ public struct Entity: Sendable, Hashable, Codable {
             value: value, span: try container.decode(Span.self, forKey: .span), text: try container.decode(String.self, forKey: .text))
     }
 
+    /// Encodes `{"type", "value", "span", "text"}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
@@ -49,21 +57,27 @@ public struct Entity: Sendable, Hashable, Codable {
     }
 }
 
-/// The value of an ``Entity``. Encodes as the bare value (`20`, `{"amount": 20, "currency": "EUR"}`,
+/// The value of an `Entity`. Encodes as the bare value (`20`, `{"amount": 20, "currency": "EUR"}`,
 /// `"2026-11-20"`).
 public enum EntityValue: Sendable, Hashable, Encodable {
+    /// A plain number: "veinte" → 20, "1,5" → 1.5.
     case number(Decimal)
+    /// An amount of money: "20 €" → 20 EUR.
     case currencyAmount(CurrencyAmount)
     /// An ISO 8601 calendar date: "2026-11-20".
     case date(String)
+    /// A run of days or a part of a day: "next week", "this morning".
     case dateRange(DateRange)
     /// An ISO 8601 date-time with the reference time's offset: "2026-11-22T08:00:00+01:00".
     case dateTime(String)
+    /// A duration: "half an hour" → 30 minute; `base` in seconds.
     case duration(Measure)
+    /// A distance: "5 km" → 5 kilometer; `base` in meters.
     case distance(Measure)
     /// Energy, for workout goals ("500 calories" → 500 kilocalorie).
     case energy(Measure)
 
+    /// Encodes the bare value: a number, an object for amounts, ranges and measures, a string for dates.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -75,6 +89,7 @@ public enum EntityValue: Sendable, Hashable, Encodable {
         }
     }
 
+    /// The `Entity.Kind` of the value: its case.
     public var kind: Entity.Kind {
         switch self {
         case .number: .number
@@ -91,9 +106,12 @@ public enum EntityValue: Sendable, Hashable, Encodable {
 
 /// `{"amount": 20, "currency": "EUR"}`: an amount and an ISO 4217 code.
 public struct CurrencyAmount: Sendable, Hashable, Codable {
+    /// The amount in the currency's main unit: 20.5 for "20 euros 50".
     public let amount: Decimal
+    /// The ISO 4217 code: "EUR".
     public let currency: String
 
+    /// Creates an amount of a currency.
     public init(amount: Decimal, currency: String) {
         self.amount = amount
         self.currency = currency
@@ -103,9 +121,12 @@ public struct CurrencyAmount: Sendable, Hashable, Codable {
 /// An inclusive range: whole days as dates ("2026-11-14"), parts of a day as date-times
 /// with the reference time's offset ("2026-11-21T06:00:00+01:00").
 public struct DateRange: Sendable, Hashable, Codable {
+    /// The first day ("2026-11-14"), or the date-time the part of the day starts.
     public let start: String
+    /// The last day, included, or the date-time the part of the day ends.
     public let end: String
 
+    /// Creates a range from its ISO 8601 ends.
     public init(start: String, end: String) {
         self.start = start
         self.end = end
@@ -116,9 +137,12 @@ public struct DateRange: Sendable, Hashable, Codable {
 public struct Measure: Sendable, Hashable, Codable {
     /// The unit as SiriKit names workout goal units: second, minute, hour, meter, kilometer, mile.
     public enum Unit: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Seconds, minutes and hours measure durations; meters, kilometers and miles distances; kilocalories energy.
         case second, minute, hour, meter, kilometer, mile, kilocalorie
 
+        /// Whether the unit measures time: second, minute or hour.
         public var isDuration: Bool { self == .second || self == .minute || self == .hour }
+        /// Whether the unit measures energy: kilocalorie.
         public var isEnergy: Bool { self == .kilocalorie }
 
         /// Seconds for durations, meters for distances.
@@ -135,13 +159,16 @@ public struct Measure: Sendable, Hashable, Codable {
         }
     }
 
+    /// The amount in `unit`, as said: 1.5 for "1.5 hours".
     public let amount: Decimal
+    /// The unit said.
     public let unit: Unit
     /// Seconds (durations), meters (distances) or kilocalories (energy).
     public let base: Decimal
-    /// ISO 8601 duration ("PT1H30M") for durations, nil for distances.
+    /// ISO 8601 duration ("PT1H30M") for durations, nil for distances and energy.
     public let iso8601: String?
 
+    /// Creates a measure; `base` and `iso8601` follow from the amount and the unit.
     public init(amount: Decimal, unit: Unit) {
         self.amount = amount
         self.unit = unit

@@ -3,6 +3,9 @@ import Foundation
 /// A file error in words: the system's reason ("Not a directory", "No space left on
 /// device") and the path, rather than Foundation's "The operation could not be completed".
 public enum FileErrorText {
+    /// The error's reason in words, followed by the file's path in parentheses when the error names one ("No such file
+    /// or directory (/tmp/x.json)"); for an error with no underlying system error, its own description without
+    /// Foundation's generic opening.
     public static func describe(_ error: Error) -> String {
         let ns = error as NSError
         let path = ns.userInfo[NSFilePathErrorKey] as? String

@@ -9,8 +9,11 @@ public enum JSONGuard {
     /// Deeper than any record Parlance reads, far below where Foundation's decoder traps.
     public static let maximumDepth = 128
 
+    /// The error `check` throws: arrays and objects nest deeper than `maximumDepth`.
     public struct TooDeep: Error, CustomStringConvertible, Sendable {
+        /// The depth at which reading stopped: `maximumDepth` + 1.
         public let depth: Int
+        /// "JSON nested deeper than 128 levels".
         public var description: String { "JSON nested deeper than \(JSONGuard.maximumDepth) levels" }
     }
 

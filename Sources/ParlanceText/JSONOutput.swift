@@ -3,6 +3,8 @@ import Foundation
 /// How Parlance writes JSON: one object per line, keys sorted (stable output that golden
 /// files and diff tools can compare), slashes not escaped, non-ASCII as UTF-8.
 public enum ParlanceJSON {
+    /// A JSON encoder with Parlance's settings: keys sorted, slashes not escaped; with `pretty`, indented over several
+    /// lines rather than on one.
     public static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]

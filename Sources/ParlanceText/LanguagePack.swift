@@ -5,7 +5,9 @@ import ParlanceICU
 /// its value recognizers, built once from ICU/CLDR and the language's data files.
 /// Immutable and thread-safe.
 public final class LanguagePack: Sendable {
+    /// The language code the pack was built for ("es"): a folder of `Languages/`.
     public let language: String
+    /// The language's tokenizer.
     public let tokenizer: Tokenizer
     let numbers: NumberLexicon
     let currencies: CurrencyLexicon
@@ -13,6 +15,10 @@ public final class LanguagePack: Sendable {
     let dates: DateLexicon
     let decimal: NumberFormat
 
+    /// Builds a language's pack: its tokenizer and its number, currency, measure and date lexicons, from ICU/CLDR and the
+    /// files in `Languages/<language>/`. Building takes a while (every CLDR spell-out of the numbers up to 999, every
+    /// currency and unit name), so build a pack once and share it, as `TextAnalyzer` does. Throws `LanguageDataError`
+    /// when a data file is missing or malformed, and `ICUError` when ICU cannot serve the language.
     public init(language: String) throws {
         self.language = language
         let tokenizer = try Tokenizer(language: language)

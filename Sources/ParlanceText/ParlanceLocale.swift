@@ -10,7 +10,7 @@ public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codab
     public let region: String?
 
     /// Parses a BCP 47 tag (hyphens or underscores, any case).
-    /// - Throws: ``LocaleError`` when the tag is malformed or its language has no data.
+    /// - Throws: `LocaleError` when the tag is malformed or its language has no data.
     public init(_ tag: String) throws(LocaleError) {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
@@ -46,17 +46,21 @@ public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codab
     /// ICU's locale id: "es_MX".
     public var icuIdentifier: String { [language, script, region].compactMap { $0 }.joined(separator: "_") }
 
+    /// The canonical tag, as `identifier`: "es-MX".
     public var description: String { identifier }
 
     /// The languages Parlance has data for, in a stable order: one per folder of
     /// `Languages/`, so a language is added by adding its folder.
     public static var supportedLanguages: [String] { LanguageResources.availableLanguages }
 
+    /// Decodes a tag string ("es-MX") and checks it as `init(_:)` does: throws `LocaleError` for a malformed or
+    /// unsupported tag, and a `DecodingError` when the value is not a string.
     public init(from decoder: any Decoder) throws {
         let tag = try decoder.singleValueContainer().decode(String.self)
         self = try ParlanceLocale(tag)
     }
 
+    /// Encodes the canonical tag as a string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(identifier)
@@ -65,9 +69,12 @@ public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codab
 
 /// Why a locale tag was refused. The message names the supported languages.
 public enum LocaleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The tag is not `language[-script][-region]`: the tag as given, and the supported languages.
     case malformed(String, supported: [String])
+    /// The tag is well formed but Parlance has no data for its language: the tag as given, and the supported languages.
     case unsupported(String, supported: [String])
 
+    /// The message for the user, naming the supported languages.
     public var description: String {
         switch self {
         case .malformed(let tag, let supported):

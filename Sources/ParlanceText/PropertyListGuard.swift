@@ -9,8 +9,11 @@ import Foundation
 /// offset outside the file is an error, not a crash. XML lists have no sets and pass as
 /// they are.
 public enum PropertyListGuard {
+    /// The error `check` throws for a property list that must not reach Foundation.
     public struct Refused: LocalizedError, CustomStringConvertible, Sendable {
+        /// What is wrong with the list: "a binary property list holding a set (object 3), which no Parlance file has".
         public let description: String
+        /// The same text as `description`, for `LocalizedError`.
         public var errorDescription: String? { description }
     }
 

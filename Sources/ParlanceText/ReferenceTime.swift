@@ -3,15 +3,23 @@ import Foundation
 /// The moment relative dates are resolved against ("yesterday" is the day before it), with
 /// the UTC offset the caller gave, which the resolved dates keep.
 public struct ReferenceTime: Sendable, Hashable, CustomStringConvertible {
+    /// The year of the local date.
     public let year: Int
+    /// The month of the local date, 1–12.
     public let month: Int
+    /// The day of the month, 1–31.
     public let day: Int
+    /// The hour of local time, 0–23.
     public let hour: Int
+    /// The minute, 0–59.
     public let minute: Int
+    /// The second, 0–60 (60 for a leap second).
     public let second: Int
     /// Seconds east of UTC.
     public let utcOffsetSeconds: Int
 
+    /// Creates a reference time from local date and time fields and the local offset from UTC, in seconds (3600 for
+    /// +01:00). The fields are not checked.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, utcOffsetSeconds: Int = 0) {
         self.year = year
         self.month = month
@@ -126,7 +134,9 @@ public struct ReferenceTime: Sendable, Hashable, CustomStringConvertible {
 
 /// A reference time that is not ISO 8601.
 public struct ReferenceTimeError: Error, Sendable, CustomStringConvertible {
+    /// The text that could not be read.
     public let text: String
+    /// The message, with an example of the expected form.
     public var description: String {
         "invalid reference time '\(text)': expected ISO 8601 such as 2026-11-21T10:00:00+01:00"
     }
@@ -139,10 +149,14 @@ public struct ReferenceTimeError: Error, Sendable, CustomStringConvertible {
 
 /// A proleptic Gregorian calendar date, with day arithmetic (days since 1970-01-01).
 public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year; years before 1 are astronomical (0 is 1 BC).
     public let year: Int
+    /// The month, 1–12.
     public let month: Int
+    /// The day of the month, from 1.
     public let day: Int
 
+    /// Creates a date from its fields, unchecked (see `isValid`).
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -176,6 +190,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// 1 = Sunday … 7 = Saturday.
     public var weekday: Int { ((days % 7 + 7) % 7 + 4) % 7 + 1 }
 
+    /// The date `n` days later, or earlier for a negative `n`.
     public func adding(days n: Int) -> CivilDate { CivilDate(days: days + n) }
 
     /// The first day of the month `n` months away.
@@ -184,6 +199,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         return CivilDate(year: index / 12, month: index % 12 + 1, day: 1)
     }
 
+    /// The last day of this date's month.
     public var lastOfMonth: CivilDate {
         CivilDate(year: year, month: month, day: CivilDate.daysIn(month: month, year: year))
     }
@@ -191,6 +207,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The Monday of this date's week (weeks run Monday to Sunday).
     public var monday: CivilDate { adding(days: -((weekday + 5) % 7)) }
 
+    /// The number of days in a month (1–12) of a year, with Gregorian leap years.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
@@ -207,10 +224,12 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         guard isValid else { return nil }
     }
 
+    /// Whether the month is 1–12 and the month has the day.
     public var isValid: Bool { (1...12).contains(month) && (1...CivilDate.daysIn(month: month, year: year)).contains(day) }
 
     /// "2026-11-21".
     public var description: String { "\(pad(year, 4))-\(pad(month))-\(pad(day))" }
 
+    /// Whether `a` is the earlier date.
     public static func < (a: CivilDate, b: CivilDate) -> Bool { a.days < b.days }
 }

@@ -9,6 +9,7 @@ import ParlanceICU
 /// transform `rules` applied to the token's Latin, case- and diacritic-folded form.
 /// Keys are for comparing, never for showing.
 public struct SoundAlike: Sendable {
+    /// The language code the rules are for ("es").
     public let language: String
     private let equivalents: [String: String]
     private let transform: Transliterator
@@ -55,6 +56,8 @@ public struct SoundAlike: Sendable {
 /// Splits a folded name into its words: at spaces, hyphens, periods, commas, slashes and
 /// apostrophes ("jean-pierre" → jean, pierre; "o'brien" → o, brien; "bobo jr." → bobo, jr).
 public enum NameWords {
+    /// The words of a folded name, in order: runs of letters and digits, split at everything else (spaces, hyphens,
+    /// periods, apostrophes, any other punctuation or symbol).
     public static func split(_ folded: String) -> [String] {
         // ASCII (nearly every folded name): split on bytes.
         if folded.utf8.allSatisfy({ $0 < 0x80 }) {

@@ -1,10 +1,13 @@
 /// A small deterministic random number generator (SplitMix64), so that training and
 /// generated test inputs are the same on every run and machine.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state, advanced by each `next()`; two generators with the same state give the same numbers.
     public var state: UInt64
 
+    /// Creates a generator; the same seed always gives the same sequence.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

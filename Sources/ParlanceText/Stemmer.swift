@@ -5,6 +5,7 @@ import ParlanceICU
 /// should not care about inflection ("llamo", "llamar", "llamadas" → "llam"). A Snowball
 /// stemmer object is not thread-safe: each call borrows an idle one from a small pool.
 public final class Stemmer: Sendable {
+    /// The language code of the Snowball algorithm ("es", "en").
     public let language: String
     private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
     private let idle = Locked<[Handle]>([])

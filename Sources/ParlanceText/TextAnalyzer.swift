@@ -12,10 +12,12 @@ import ParlanceICU
 /// Thread-safe: call it from as many tasks as you like. Each language's data is built once,
 /// on first use, and shared.
 public final class TextAnalyzer: Sendable {
+    /// A process-wide analyzer: with it, each language pack is built once however many callers there are.
     public static let shared = TextAnalyzer()
 
     private let packs = Locked<[String: LanguagePack]>([:])
 
+    /// Creates an analyzer with no language packs yet. Each analyzer builds and keeps its own packs, so prefer `shared`.
     public init() {}
 
     /// The language pack for a locale's language, built on first use.
@@ -44,11 +46,15 @@ public final class TextAnalyzer: Sendable {
 
 /// What `parlance tokens` prints: the utterance, its tokens and its typed values.
 public struct TextAnalysis: Sendable, Hashable, Codable {
+    /// The locale the utterance was analyzed in.
     public let locale: ParlanceLocale
+    /// The utterance as given.
     public let text: String
     /// The reference time dates were resolved against (ISO 8601).
     public let referenceTime: String
+    /// The utterance's tokens, in order.
     public let tokens: [Token]
+    /// The typed values found, left to right, not overlapping.
     public let entities: [Entity]
 }
 

@@ -1,14 +1,18 @@
 /// A half-open range of Unicode scalar offsets in the original text (records.md `span`).
 public struct Span: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Offset of the span's first scalar.
     public let start: Int
+    /// Offset just past the span's last scalar.
     public let end: Int
 
+    /// Creates the span `start..<end`; `start` must not be after `end` (a precondition).
     public init(_ start: Int, _ end: Int) {
         precondition(start <= end, "span start after end")
         self.start = start
         self.end = end
     }
 
+    /// The number of scalars in the span.
     public var count: Int { end - start }
 
     /// Encoded as `[start, end]`.
@@ -20,17 +24,21 @@ public struct Span: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(start, end)
     }
 
+    /// Encodes as `[start, end]`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(start)
         try container.encode(end)
     }
 
+    /// "[start, end)".
     public var description: String { "[\(start), \(end))" }
 }
 
 /// What a token is.
 public enum TokenKind: String, Sendable, Codable, Hashable {
+    /// `word`: letters, kana or ideographs; `number`: digits ("20", "3,5"); `punctuation`: a punctuation mark (",", "¿",
+    /// "-"); `symbol`: any other visible character ("€", "%", an emoji).
     case word, number, punctuation, symbol
 }
 
@@ -47,10 +55,12 @@ public struct Token: Sendable, Hashable, Codable {
     /// The key in Latin letters, for matching across scripts ("Ёлка" → "elka",
     /// "北京" → "bei jing"); equal to `key` for text already in Latin script.
     public let latin: String
+    /// What the token is: a word, a number, punctuation or a symbol.
     public let kind: TokenKind
     /// Unicode scalar offsets in the utterance, end exclusive.
     public let span: Span
 
+    /// Creates a token; `latin` defaults to `key`, right for text already in Latin script.
     public init(text: String, normalized: String, key: String, latin: String? = nil, kind: TokenKind, span: Span) {
         self.text = text
         self.normalized = normalized

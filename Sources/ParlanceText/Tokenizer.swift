@@ -7,6 +7,7 @@ import ParlanceICU
 ///
 /// Thread-safe: every call borrows its own break iterator.
 public final class Tokenizer: Sendable {
+    /// The language code the tokenizer was made for ("fr").
     public let language: String
     private let breaker: WordBreaker
     /// Elided forms by key, longest first: ("qu'", "que").
@@ -14,6 +15,9 @@ public final class Tokenizer: Sendable {
     private let clitics: CliticSplitter?
     private let suffixes: [String]
 
+    /// Makes a language's tokenizer from ICU's word rules and `Languages/<language>/tokenizer.json`. Throws
+    /// `LanguageDataError` when the file is missing or malformed, and `ICUError` when ICU cannot break the language's
+    /// text into words.
     public convenience init(language: String) throws {
         let data = try LanguageResources.load(TokenizerData.self, file: "tokenizer.json", language: language)
         try self.init(language: language, data: data)

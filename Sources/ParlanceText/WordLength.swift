@@ -4,6 +4,7 @@
 /// word with every entry of a list, so a pasted or fuzzed "word" of 60,000 letters, digits or
 /// combining marks is read as its first 64 scalars (issue 17).
 public enum WordLength {
+    /// The limit, in Unicode scalars.
     public static let longest = 64
 
     /// `word`'s first `longest` scalars, or nil when it has no more (a short word costs a byte

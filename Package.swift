@@ -20,7 +20,10 @@ let package = Package(
         .executable(name: "parlance", targets: ["ParlanceCommand"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (the DocC catalog in Sources/Parlance/Parlance.docc);
+        // a plugin only: no target depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(
@@ -73,7 +76,9 @@ let package = Package(
             dependencies: [
                 "Parlance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
-            ]
+            ],
+            // What a language is made of, and the skeleton `parlance new-language` writes.
+            resources: [.copy("NewLanguage")]
         ),
         .testTarget(
             name: "ParlanceICUTests",

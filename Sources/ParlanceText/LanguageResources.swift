@@ -6,8 +6,15 @@ public enum LanguageResources {
     /// The data files each language folder must have.
     public static let fileNames = ["tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json", "soundalike.json"]
 
-    /// The folder holding one subfolder per language.
-    public static var directory: URL? { Bundle.module.url(forResource: "Languages", withExtension: nil) }
+    /// The folder holding one subfolder per language: the bundled one, or `PARLANCE_LANGUAGE_DIR`
+    /// when set (for language authors: edit the data files and try them without rebuilding, as
+    /// `PARLANCE_GRAMMAR_DIR` does for grammars).
+    public static var directory: URL? {
+        if let override = ProcessInfo.processInfo.environment["PARLANCE_LANGUAGE_DIR"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        return Bundle.module.url(forResource: "Languages", withExtension: nil)
+    }
 
     /// The language codes that have a folder, sorted.
     public static let availableLanguages: [String] = {
@@ -55,8 +62,11 @@ public enum LanguageResources {
 
 /// A language data file that could not be read, naming the file and where in it.
 public struct LanguageDataError: Error, Sendable, CustomStringConvertible {
+    /// The file, relative to `Languages/`: "es/dates.json".
     public let file: String
+    /// What is wrong, and where in the file: "at .dayParts.morning: expected [start hour, end hour]".
     public let message: String
+    /// "language data <file>: <message>".
     public var description: String { "language data \(file): \(message)" }
 }
 

@@ -79,12 +79,16 @@ struct CommandRun {
         return folder.appendingPathComponent("parlance")
     }
 
-    init(_ arguments: [String], stdin: URL? = nil, stdout: String? = nil) throws {
+    /// `environment` is added to the test process's own.
+    init(_ arguments: [String], stdin: URL? = nil, stdout: String? = nil, environment: [String: String] = [:]) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parlance-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch.appendingPathComponent("empty"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = Self.binary
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.arguments = arguments.map {
             $0.replacingOccurrences(of: "$HOSTILE", with: HostileInputTests.folder.path)
                 .replacingOccurrences(of: "$REPO", with: HostileInputTests.repository.path)

@@ -7,8 +7,8 @@ enum State {
     static let processor = BatchLineProcessor(parser: try! ResolvingParser(context: .demo), defaultLocale: "en-US", explain: true)
 }
 
-// The name libFuzzer calls.
 // swift-format-ignore: AlwaysUseLowerCamelCase
+/// The entry point libFuzzer calls with each input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let data = input(bytes, size)

@@ -9,8 +9,8 @@ enum State {
         resolver: parser.resolver, defaultLocale: "en-US", defaultApp: "MonkeyChat", defaultType: nil, explain: true)
 }
 
-// The name libFuzzer calls.
 // swift-format-ignore: AlwaysUseLowerCamelCase
+/// The entry point libFuzzer calls with each input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let data = input(bytes, size)

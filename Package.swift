@@ -80,6 +80,11 @@ let package = Package(
             // What a language is made of, and the skeleton `parlance new-language` writes.
             resources: [.copy("NewLanguage")]
         ),
+        // The documentation's Swift examples, through `import Parlance`.
+        .testTarget(
+            name: "ParlanceTests",
+            dependencies: ["Parlance"]
+        ),
         .testTarget(
             name: "ParlanceICUTests",
             dependencies: ["ParlanceICU"]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Evaluates Parlance on the public dev splits in ../shared/corpora (one `parlance eval` per
 # corpus; their utterances name no app, so the context is contexts/no-apps.json) and prints
-# the README's results table from the reports (Corpora/external/table.py).
+# the results table (Parlance.docc/Results.md) from the reports (Corpora/external/table.py).
 #   bash Corpora/external/evaluate.sh [path to shared/corpora] [--aside] [--thresholds FILE]
 # --aside: only the fixed tenth of every source that `parlance train` keeps aside (the
 # models never saw it); without it, whole splits (most of which the models were trained on).

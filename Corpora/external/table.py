@@ -1,4 +1,4 @@
-"""Prints the README's table of results on the public dev splits from the eval reports.
+"""Prints the table of results (Parlance.docc/Results.md) on the public dev splits from the eval reports.
 
 Per corpus and locale: out-of-domain lines and their rejection, and, for in-domain lines
 whose intent Parlance's catalogue has ("first wave"), how many and the share given the right

@@ -3,7 +3,7 @@ import ParlanceParser
 
 /// The one place where scored candidates become a SiriKit resolution result
 /// (intents.md "Resolution results"). Every threshold is a setting; the defaults were tuned on
-/// `Corpora/resolution` (see the resolver's README) and are listed there.
+/// `Corpora/resolution` and are listed in the "Resolution policy" article (Parlance.docc).
 ///
 /// Given the candidates of one said name, each with a score from 0 to 1 (`NameMatch.score`)
 /// plus the priority prior:
@@ -52,7 +52,7 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
         self.maximumCandidates = maximumCandidates
     }
 
-    /// The tuned defaults, listed in the resolver's README.
+    /// The tuned defaults, listed in the "Resolution policy" article (Parlance.docc).
     public static let standard = ResolutionPolicy()
 
     /// A scored candidate item (its best form).

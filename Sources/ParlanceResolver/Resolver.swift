@@ -263,9 +263,9 @@ public struct ResolvingParser: UtteranceParser {
             parser: try IntentParser(context: context, donations: donations), resolver: Resolver(context: context, donations: donations))
     }
 
-    /// Parses an utterance, then resolves the best intent's parameters, weighing donations at `referenceTime`;
+    /// Parses an utterance, then resolves the best intent's parameters, weighing donations at `referenceTime` (default: now);
     /// alternatives are left unresolved. Throws what the parser throws, or a `ResolverError`.
-    public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> ParseResult {
+    public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime = .now()) throws -> ParseResult {
         let result = try parser.parse(text, locale: locale, referenceTime: referenceTime)
         guard let intent = result.intent else { return result }
         return ParseResult(

@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlanceEvaluationTests",
-            dependencies: ["ParlanceEvaluation", "ParlanceResolver", "CZlib"]
+            dependencies: ["ParlanceEvaluation", "ParlanceResolver", "ParlanceICU", "CZlib"]
         ),
         .testTarget(
             name: "ParlanceResolverTests",

@@ -9,7 +9,7 @@ struct NewLanguage: ParsableCommand {
         abstract: "Write the files of a new language into a Parlance source checkout, to be filled in.",
         discussion: """
             Mirrors the reference language (en, en-US) as NewLanguage/layout.json describes: the \
-            text layer's six data files and case files; the grammar (common.sentences with \
+            text layer's seven data files and case files; the grammar (common.sentences with \
             placeholder rules, a file per domain, lexicon.json, gazetteer.json, places.json); the \
             parser's case file; the team, resolution, training and blind corpus folders; an entry \
             in Corpora/thresholds.json and Corpora/blind/thresholds.json with the reference's floors. \

@@ -410,18 +410,28 @@ public struct VocabularyItem: Sendable, Decodable, Hashable {
     /// How the phrase is said when its spelling does not tell ("bo bo"); matched like the phrase. Nil
     /// when not given.
     public var pronunciation: String?
+    /// What the user calls this contact ("Bobby" for Robert Hart): said whole, it is this item
+    /// (records.md: a contact item's `nickname`). Nil when not given.
+    public var nickname: String?
+    /// The contact's relationship to the user (records.md: one of `NameKnowledge.relationships`,
+    /// "mother", "manager"…): "my mom", "mamá" reach the contact that is the user's mother.
+    public var relationship: String?
 
-    /// An item with its identifier, its phrase and, optionally, its pronunciation.
-    public init(id: String, phrase: String, pronunciation: String? = nil) {
+    /// An item with its identifier, its phrase and, optionally, its pronunciation, nickname and
+    /// relationship.
+    public init(id: String, phrase: String, pronunciation: String? = nil, nickname: String? = nil, relationship: String? = nil) {
         self.id = id
         self.phrase = phrase
         self.pronunciation = pronunciation
+        self.nickname = nickname
+        self.relationship = relationship
     }
 
-    enum CodingKeys: String, CodingKey { case id, phrase, pronunciation }
+    enum CodingKeys: String, CodingKey { case id, phrase, pronunciation, nickname, relationship }
 
     /// Decodes a string (the item's id and phrase) or an object with a `phrase` and, optionally, an
-    /// `id` (the phrase when absent) and a `pronunciation`.
+    /// `id` (the phrase when absent), a `pronunciation`, a `nickname` and a `relationship` (one of
+    /// `NameKnowledge.relationships`; another is an error naming them).
     public init(from decoder: any Decoder) throws {
         if let phrase = try? decoder.singleValueContainer().decode(String.self) {
             self.init(id: phrase, phrase: phrase)
@@ -429,8 +439,15 @@ public struct VocabularyItem: Sendable, Decodable, Hashable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let phrase = try c.decode(String.self, forKey: .phrase)
+        let relationship = try c.decodeIfPresent(String.self, forKey: .relationship)
+        if let relationship, !NameKnowledge.relationships.contains(relationship) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .relationship, in: c,
+                debugDescription: "'\(relationship)' is not a relationship (\(NameKnowledge.relationships.joined(separator: ", ")))")
+        }
         self.init(
             id: try c.decodeIfPresent(String.self, forKey: .id) ?? phrase, phrase: phrase,
-            pronunciation: try c.decodeIfPresent(String.self, forKey: .pronunciation))
+            pronunciation: try c.decodeIfPresent(String.self, forKey: .pronunciation),
+            nickname: try c.decodeIfPresent(String.self, forKey: .nickname), relationship: relationship)
     }
 }

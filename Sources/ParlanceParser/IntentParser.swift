@@ -224,10 +224,14 @@ public final class IntentParser: UtteranceParser {
         var units: [MatchUnit] = []
         var comma = false
         var sentence = false
+        // "Dr. Braun", "James Carter Jr." : the period of a title is no sentence's end.
+        let titles = (try? NameKnowledge.shared.get())?.titleWords ?? []
         for token in tokens {
             if token.kind == .punctuation && token.key != ":" {
                 if token.key == "," || token.key == "、" || token.key == "，" { comma = true }
-                if sentenceEnds.contains(token.key) { sentence = true }
+                if sentenceEnds.contains(token.key), !(token.key == "." && units.last.map { titles.contains($0.key) } == true) {
+                    sentence = true
+                }
                 continue
             }
             units.append(
@@ -765,7 +769,13 @@ public final class IntentParser: UtteranceParser {
         for type in types {
             var set = PhraseSet()
             let items = context.vocabulary(type)
-            for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + (grammar.vocabulary[type] ?? []) {
+            // Contacts are also said by the user's word for them ("my mom": `names.json`) and by
+            // their nicknames.
+            let relations =
+                type == "contactName" ? ((try? NameKnowledge.shared.get())?.relationPhrases(language: grammar.language) ?? []) : []
+            for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + items.compactMap(\.nickname)
+                + (grammar.vocabulary[type] ?? []) + relations
+            {
                 set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
             }
             sets[type] = set

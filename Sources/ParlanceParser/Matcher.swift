@@ -418,7 +418,14 @@ struct AutomatonMatcher {
         case .free(let maxLength, let list, let vocabulary, let perToken, let names):
             var result: [(Int, Double, Capture, Int)] = []
             let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
-            if names, oracle.notNames.contains(keys[position]) { return [] }
+            // A name never starts with a function word ("my", "the"), unless a known phrase does
+            // ("my mom").
+            if names, oracle.notNames.contains(keys[position]) {
+                let reach = min(phrases?.longest ?? 0, limit - position)
+                guard let phrases, reach >= 1, (1...reach).contains(where: { phrases.contains(keys[position..<(position + $0)]) }) else {
+                    return []
+                }
+            }
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
             for end in (position + 1)...min(limit, position + maxLength) {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }

@@ -4,6 +4,11 @@ import ParlanceText
 /// ("Íñigo Etxeberria" → inigo, etxeberria; "李娜" → li, na), the words joined without
 /// spaces or punctuation ("bananarific"), and the language's sound-alike key of each.
 struct NameForm: Sendable {
+    /// Which of an item's names a form is: its phrase, its pronunciation hint or its nickname.
+    enum Kind: UInt8, Sendable {
+        case phrase, pronunciation, nickname
+    }
+
     let words: [String]
     let joined: String
     let wordSounds: [UInt32]

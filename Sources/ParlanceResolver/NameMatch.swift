@@ -31,6 +31,8 @@ public struct NameMatch: Sendable, Hashable, Codable {
 
     /// What decided the score.
     public enum Basis: String, Sendable, Hashable, Codable {
+        /// The contact's relationship to the user was said ("my mom", "mamá").
+        case relationship
         /// The whole name is equal, words and all.
         case exact
         /// Equal once spaces and punctuation are dropped ("banana rific" / "Bananarific").
@@ -46,7 +48,8 @@ public struct NameMatch: Sendable, Hashable, Codable {
         case transliteration
     }
 
-    /// "phrase" or "pronunciation" (the item's pronunciation hint).
+    /// Which of the item's names matched: "phrase", "pronunciation" (its pronunciation hint),
+    /// "nickname" (the contact's nickname) or "relationship".
     public let form: String
     /// What decided `score`.
     public let basis: Basis
@@ -62,13 +65,42 @@ public struct NameMatch: Sendable, Hashable, Codable {
     public let certain: Bool
     /// Certain, and every word of the item was matched: the whole name was said.
     public let whole: Bool
+    /// How the said name was read to reach this item, when not as said: "short form: bob →
+    /// robert", "spelling: joerg → jorg" (`NameKnowledge`). Nil when as said.
+    public var variant: String? = nil
 }
 
 /// Compares a said name with vocabulary forms. The weights are in `ResolutionPolicy`'s
 /// documentation; they are fixed here because they define what a score means. Works on the
 /// UTF-8 bytes of the folded Latin forms (ASCII for nearly every name), without allocating
 /// per candidate beyond the result.
+extension NameMatch {
+    /// What a variant's match says of the name as said: a spelling variant is the same name
+    /// (unchanged); any other (a short form, another language's given name, a particle) is at
+    /// best a guess to confirm: never certain or whole, its score lowered by
+    /// `NameScorer.variantFactor`, or by `NameScorer.approximateVariantFactor` when the reading
+    /// itself matched only approximately (a guess on a guess).
+    func read(as variant: NameKnowledge.Variant) -> NameMatch {
+        let note = "\(variant.kind.rawValue): \(variant.note)"
+        if variant.kind == .spelling {
+            var match = self
+            match.variant = note
+            return match
+        }
+        return NameMatch(
+            form: form, basis: basis, words: words, coverage: coverage, characterSimilarity: characterSimilarity,
+            score: score * (whole ? NameScorer.variantFactor : NameScorer.approximateVariantFactor), certain: false, whole: false,
+            variant: note)
+    }
+}
+
 struct NameScorer {
+    /// A name reached through a short form, a given name in another language or a particle
+    /// scores this share of the match it makes.
+    static let variantFactor = 0.95
+    /// … and this share when the reading matches that item only approximately.
+    static let approximateVariantFactor = 0.85
+
     static let exactQuality = 1.0
     static let soundAlikeQuality = 0.9
     static let misspellingQuality = 0.85
@@ -85,11 +117,18 @@ struct NameScorer {
     let query: NameForm
     private let queryBytes: [[UInt8]]
     private let joinedBytes: [UInt8]
+    /// Given names (`NameKnowledge.givenNames`): two different ones are two names, not a slip
+    /// or a sound-alike of each other ("Mario" is not "Marino", "Márcia" not "María").
+    private let givenNames: Set<String>
+    /// The said words that are given names.
+    private let saidGivenNames: [Bool]
 
-    init(query: NameForm) {
+    init(query: NameForm, givenNames: Set<String> = []) {
         self.query = query
         queryBytes = query.words.map { Array($0.utf8) }
         joinedBytes = Array(query.joined.utf8)
+        self.givenNames = givenNames
+        saidGivenNames = query.words.map { givenNames.contains($0) }
     }
 
     /// Edits allowed in a word of this many letters.
@@ -98,10 +137,10 @@ struct NameScorer {
     /// Scores a form given as its words joined by single spaces.
     static let transliterationScore = 0.95
 
-    func score(formText: String, sounds: ArraySlice<UInt32>, joinedSound: UInt32, scriptKey: UInt32, isPronunciation: Bool) -> NameMatch {
+    func score(formText: String, sounds: ArraySlice<UInt32>, joinedSound: UInt32, scriptKey: UInt32, kind: NameForm.Kind) -> NameMatch {
         var text = formText
         let match = text.withUTF8 { bytes in
-            score(formBytes: bytes, sounds: sounds, joinedSound: joinedSound, isPronunciation: isPronunciation)
+            score(formBytes: bytes, sounds: sounds, joinedSound: joinedSound, kind: kind)
         }
         // Said in a non-Latin script: equal in Latin is not equal unless equal in that script.
         if match.whole, query.scriptKey != 0, scriptKey != query.scriptKey {
@@ -112,7 +151,7 @@ struct NameScorer {
         return match
     }
 
-    private func score(formBytes: UnsafeBufferPointer<UInt8>, sounds: ArraySlice<UInt32>, joinedSound: UInt32, isPronunciation: Bool)
+    private func score(formBytes: UnsafeBufferPointer<UInt8>, sounds: ArraySlice<UInt32>, joinedSound: UInt32, kind: NameForm.Kind)
         -> NameMatch
     {
         // The form's words as byte ranges.
@@ -159,11 +198,18 @@ struct NameScorer {
                             }
                         }
                     }
+                    // Two different given names are different people, however alike they sound.
+                    if how != nil, saidGivenNames[q], givenNames.contains(String(decoding: other, as: UTF8.self)) {
+                        how = nil
+                        quality = 0
+                    }
                     if how == nil, said.count == 1, other.first == said.first {
                         how = .initial
                         quality = Self.initialQuality
                     }
-                    if how == nil, said.count >= 3, other.count > said.count, other.starts(with: said) {
+                    if how == nil, said.count >= 3, other.count > said.count, other.starts(with: said),
+                        !(saidGivenNames[q] && givenNames.contains(String(decoding: other, as: UTF8.self)))
+                    {
                         how = .prefix
                         quality = Self.prefixQuality
                     }
@@ -205,7 +251,7 @@ struct NameScorer {
         let wordScore = said == 0 ? 0 : saidMatched / said * (0.85 + 0.15 * coverage)
         let allExact = !queryMatch.isEmpty && queryMatch.allSatisfy { $0?.how == .exact }
         let allFormUsed = formUsed.allSatisfy { $0 }
-        let form = isPronunciation ? "pronunciation" : "phrase"
+        let form = "\(kind)"
 
         if allExact && allFormUsed && queryBytes.count == ranges.count {
             return NameMatch(

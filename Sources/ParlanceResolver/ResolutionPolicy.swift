@@ -88,11 +88,18 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
             return Resolution(kind: .unsupported, reason: "no \(type) close to '\(said)'")
         }
         let whole = kept.filter { $0.match.whole }
+        // Every said word matched exactly ("Roberta" for Roberta Hartley): those items, and not
+        // the ones that only sound alike or are a slip away (Robert Hart).
+        let certain = kept.filter { $0.match.certain }
         let group: [Candidate]
         if whole.count == 1 {
             return Resolution(kind: .success, items: [item(whole[0])])
         } else if whole.count > 1 {
             group = whole
+        } else if certain.count == 1 {
+            return Resolution(kind: .success, items: [item(certain[0])])
+        } else if certain.count > 1 {
+            group = certain
         } else {
             group = kept.filter { $0.match.score >= best.match.score - groupMargin }
         }

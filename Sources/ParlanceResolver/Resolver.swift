@@ -103,40 +103,92 @@ public final class Resolver: Sendable {
     ) throws(ResolverError) -> Answer {
         let rules: SoundAlike
         do { rules = try SoundAlike.forLanguage(language) } catch { throw .data("\(error)") }
+        let knowledge: NameKnowledge
+        do { knowledge = try NameKnowledge.shared.get() } catch { throw .data("\(error)") }
         var sounds = SoundKeys(rules: rules)
         let query = NameForm(said, sounds: &sounds)
         guard !query.isEmpty else {
             return Answer(resolution: Resolution(kind: .unsupported, reason: "nothing to match in '\(said)'"), candidates: [])
         }
-        let scorer = NameScorer(query: query)
-        var best: [String: ResolutionPolicy.Candidate] = [:]
         let useDonations = donated != nil && !donations.isEmpty
-        for (app, set, prioritized) in sets {
-            let index: VocabularyIndex
-            do { index = try set.index(language: language) } catch { throw .data("\(error)") }
-            let last = max(1, set.items.count - 1)
-            for form in index.candidates(for: query, limit: policy.maximumCandidates) {
-                let itemIndex = Int(index.formItem[form])
-                let item = index.items[itemIndex]
-                let match = scorer.score(
-                    formText: index.formText[form],
-                    sounds: index.sounds(ofForm: form), joinedSound: index.joinedSounds[form], scriptKey: index.scriptKeys[form],
-                    isPronunciation: index.formIsPronunciation[form])
-                let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
-                var candidate = ResolutionPolicy.Candidate(
-                    id: item.id, display: display?(item.id) ?? item.phrase, match: match, rank: itemIndex,
-                    prior: (prior * 10000).rounded() / 10000)
-                if useDonations, let donated {
-                    let weight = donations.weight(
-                        app: app, intent: donated.intent, parameter: donated.parameter, value: item.id, at: donated.time)
-                    candidate.donation = (weight * 1000).rounded() / 1000
+        func candidate(app: String, item: VocabularyItem, itemIndex: Int, count: Int, prioritized: Bool, match: NameMatch)
+            -> ResolutionPolicy.Candidate
+        {
+            let last = max(1, count - 1)
+            let prior = prioritized ? policy.priorWeight * (1 - Double(itemIndex) / Double(last)) : 0
+            var candidate = ResolutionPolicy.Candidate(
+                id: item.id, display: display?(item.id) ?? item.phrase, match: match, rank: itemIndex,
+                prior: (prior * 10000).rounded() / 10000)
+            if useDonations, let donated {
+                let weight = donations.weight(
+                    app: app, intent: donated.intent, parameter: donated.parameter, value: item.id, at: donated.time)
+                candidate.donation = (weight * 1000).rounded() / 1000
+            }
+            return candidate
+        }
+
+        // A relation word ("my mom", "mamá", "Mutti") names the contacts with that relationship,
+        // and those whose name is a word for it (a contact called "Tía").
+        let relations = knowledge.relations(of: query.words)
+        if !relations.isEmpty {
+            var related: [String: ResolutionPolicy.Candidate] = [:]
+            for (app, set, prioritized) in sets {
+                for (i, item) in set.items.enumerated() where related[item.id] == nil {
+                    let words = NameWords.split(TextNormalizer.key(item.phrase))
+                    guard let relation = relations.first(where: { item.relationship == $0 || knowledge.names(words, relationship: $0) })
+                    else { continue }
+                    let match = NameMatch(
+                        form: item.relationship == relation ? "relationship" : "phrase", basis: .relationship, words: [], coverage: 1,
+                        characterSimilarity: 1, score: 1, certain: true, whole: true, variant: "\(said) → \(relation)")
+                    related[item.id] = candidate(
+                        app: app, item: item, itemIndex: i, count: set.items.count, prioritized: prioritized, match: match)
                 }
-                if let existing = best[item.id], existing.total >= candidate.total { continue }
-                best[item.id] = candidate
+            }
+            if !related.isEmpty {
+                let candidates = related.values.sorted { $0.total != $1.total ? $0.total > $1.total : $0.rank < $1.rank }
+                return Answer(resolution: policy.decide(candidates, said: said, type: type), candidates: candidates)
+            }
+        }
+
+        // The name as said, then, unless every word said already matched an item exactly (the
+        // whole name, or a given name said whole: that person, whoever else sounds alike), as it
+        // may also be said: another spelling convention, a short form, the same given name in another
+        // language, another particle (`NameKnowledge.variants`). Only a spelling variant can be
+        // certain; the others are put to the user as a confirmation.
+        var best: [String: ResolutionPolicy.Candidate] = [:]
+        func match(_ form: NameForm, variant: NameKnowledge.Variant?) throws(ResolverError) {
+            let scorer = NameScorer(query: form, givenNames: knowledge.givenNames)
+            for (app, set, prioritized) in sets {
+                let index: VocabularyIndex
+                do { index = try set.index(language: language) } catch { throw .data("\(error)") }
+                for f in index.candidates(for: form, limit: policy.maximumCandidates) {
+                    let itemIndex = Int(index.formItem[f])
+                    let item = index.items[itemIndex]
+                    var match = scorer.score(
+                        formText: index.formText[f],
+                        sounds: index.sounds(ofForm: f), joinedSound: index.joinedSounds[f], scriptKey: index.scriptKeys[f],
+                        kind: index.formKinds[f])
+                    if let variant { match = match.read(as: variant) }
+                    let candidate = candidate(
+                        app: app, item: item, itemIndex: itemIndex, count: set.items.count, prioritized: prioritized, match: match)
+                    if let existing = best[item.id], existing.total >= candidate.total { continue }
+                    best[item.id] = candidate
+                }
+            }
+        }
+        try match(query, variant: nil)
+        if !best.values.contains(where: { $0.match.certain }) {
+            for variant in knowledge.variants(of: query.words) {
+                try match(NameForm(variant.words.joined(separator: " "), sounds: &sounds), variant: variant)
             }
         }
         let candidates = best.values.sorted { $0.total != $1.total ? $0.total > $1.total : $0.rank < $1.rank }
-        return Answer(resolution: policy.decide(candidates, said: said, type: type), candidates: candidates)
+        var resolution = policy.decide(candidates, said: said, type: type)
+        if !relations.isEmpty, resolution.kind == .unsupported {
+            resolution = Resolution(
+                kind: .unsupported, reason: "no \(type) is your \(relations.joined(separator: " or ")), and none is close to '\(said)'")
+        }
+        return Answer(resolution: resolution, candidates: candidates)
     }
 
     /// The frame with a resolution on every parameter that has a vocabulary type or that the

@@ -19,7 +19,7 @@ public final class VocabularyIndex: Sendable {
 
     // One entry per form (an item's phrase, and its pronunciation hint if any).
     let formItem: [UInt32]
-    let formIsPronunciation: [Bool]
+    let formKinds: [NameForm.Kind]
     /// The form's folded Latin words joined by single spaces.
     let formText: [String]
     let soundStart: [UInt32]
@@ -53,7 +53,7 @@ public final class VocabularyIndex: Sendable {
 
         struct Chunk {
             var formItem: [UInt32] = []
-            var formIsPronunciation: [Bool] = []
+            var formKinds: [NameForm.Kind] = []
             var formText: [String] = []
             var soundCounts: [UInt32] = []
             var wordSounds: [UInt32] = []
@@ -74,11 +74,14 @@ public final class VocabularyIndex: Sendable {
                 let range = (w * chunkSize)..<min(items.count, (w + 1) * chunkSize)
                 for i in range {
                     let item = items[i]
-                    for (text, isPronunciation) in [(item.phrase, false)] + (item.pronunciation.map { [($0, true)] } ?? []) {
+                    let forms: [(String, NameForm.Kind)] =
+                        [(item.phrase, .phrase)] + (item.pronunciation.map { [($0, .pronunciation)] } ?? [])
+                        + (item.nickname.map { [($0, .nickname)] } ?? [])
+                    for (text, kind) in forms {
                         let form = NameForm(text, sounds: &sounds)
                         guard !form.isEmpty else { continue }
                         chunk.formItem.append(UInt32(i))
-                        chunk.formIsPronunciation.append(isPronunciation)
+                        chunk.formKinds.append(kind)
                         chunk.formText.append(form.words.joined(separator: " "))
                         chunk.soundCounts.append(UInt32(form.words.count))
                         chunk.wordSounds.append(contentsOf: form.wordSounds)
@@ -97,7 +100,7 @@ public final class VocabularyIndex: Sendable {
         }
 
         var formItem: [UInt32] = []
-        var formIsPronunciation: [Bool] = []
+        var formKinds: [NameForm.Kind] = []
         var formText: [String] = []
         var soundStart: [UInt32] = [0]
         var wordSounds: [UInt32] = []
@@ -111,7 +114,7 @@ public final class VocabularyIndex: Sendable {
         for chunk in chunks {
             let base = UInt32(formItem.count)
             formItem += chunk.formItem
-            formIsPronunciation += chunk.formIsPronunciation
+            formKinds += chunk.formKinds
             formText += chunk.formText
             scriptKeys += chunk.scriptKeys
             var offset = 0
@@ -131,7 +134,7 @@ public final class VocabularyIndex: Sendable {
             distinct.formUnion(chunk.distinctWords)
         }
         self.formItem = formItem
-        self.formIsPronunciation = formIsPronunciation
+        self.formKinds = formKinds
         self.formText = formText
         self.soundStart = soundStart
         self.wordSounds = wordSounds
@@ -154,7 +157,7 @@ public final class VocabularyIndex: Sendable {
     /// Approximate bytes held by the index (items' strings not counted).
     public var indexBytes: Int {
         joined.bytes + joinedSound.bytes + words.bytes + wordSound.bytes + deletions.bytes
-            + formItem.capacity * 4 + formIsPronunciation.capacity + formText.capacity * 16
+            + formItem.capacity * 4 + formKinds.capacity + formText.capacity * 16
             + formText.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count + 32 : 0) }
             + soundStart.capacity * 4 + wordSounds.capacity * 4 + joinedSounds.capacity * 4 + scriptKeys.capacity * 4
     }

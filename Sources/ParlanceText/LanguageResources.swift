@@ -4,7 +4,9 @@ import Foundation
 /// same files (a test checks it); a new language is added by adding a folder.
 public enum LanguageResources {
     /// The data files each language folder must have.
-    public static let fileNames = ["tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json", "soundalike.json"]
+    public static let fileNames = [
+        "tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json", "soundalike.json", "names.json"
+    ]
 
     /// The folder holding one subfolder per language: the bundled one, or `PARLANCE_LANGUAGE_DIR`
     /// when set (for language authors: edit the data files and try them without rebuilding, as

@@ -46,10 +46,11 @@ import Testing
         let answer = try resolve(said, try ParlanceLocale(locale))
         #expect(answer.resolution.kind == .confirmationRequired, "\(said): \(answer.resolution)")
         #expect(Support.ids(answer.resolution) == [id], "\(said)")
-        // The explanation says why: some word matched only approximately.
+        // The explanation says why: some word matched only approximately, or the name was read
+        // otherwise (John, a form of Jon: `NameKnowledge`).
         let match = try #require(answer.candidates.first?.match)
         #expect(!match.certain)
-        #expect(match.words.contains { $0.how != .exact })
+        #expect(match.words.contains { $0.how != .exact } || match.variant != nil)
     }
 
     @Test func soundAlikesAreLanguageSpecific() throws {

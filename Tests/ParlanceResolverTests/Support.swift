@@ -15,6 +15,8 @@ enum Support {
         let items = contacts.map { item -> [String: Any] in
             var d: [String: Any] = ["id": item.id, "phrase": item.phrase]
             if let p = item.pronunciation { d["pronunciation"] = p }
+            if let n = item.nickname { d["nickname"] = n }
+            if let r = item.relationship { d["relationship"] = r }
             return d
         }
         let json: [String: Any] = ["apps": [["name": app, "intents": intents, "userVocabulary": [type: items]]]]

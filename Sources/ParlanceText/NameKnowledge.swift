@@ -1,0 +1,278 @@
+import Foundation
+
+/// What people call each other, from every language's `names.json`: short forms and
+/// diminutives of given names, the same given name across languages, relation words, name
+/// particles and titles, spelling conventions and possessives. Merged over all languages,
+/// because a contact's name comes from any language whatever the language of the request
+/// ("Bob" for Robert in a Spanish request, "Pepe" for José in an English one).
+///
+/// Every phrase is kept as the words a name is compared by (`TextNormalizer.key`, then
+/// `NameWords.split`): "José María" is `["jose", "maria"]`.
+public final class NameKnowledge: Sendable {
+    /// How a said phrase stands for another.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A short form or diminutive of a given name, or the given name of a short form
+        /// ("bob" for "robert", "robert" for "bob").
+        case shortForm
+        /// The same given name in another language ("guillaume" for "william").
+        case acrossLanguages
+        /// A name particle or title in another language, or left out ("le grand" for "the great").
+        case particle
+        /// Another spelling convention of the same letters ("joerg" for "jörg", "inyigo" for "iñigo").
+        case spelling
+    }
+
+    /// One way to say a phrase otherwise: its words, and why they are the same name.
+    public struct Equivalent: Sendable, Hashable {
+        /// The replacement's words; empty when the phrase is simply left out (a particle).
+        public let words: [String]
+        /// Why the replacement stands for the phrase.
+        public let kind: Kind
+    }
+
+    /// A said name read otherwise: its words, the kind of the replacements, and what was
+    /// replaced ("bob → robert").
+    public struct Variant: Sendable, Hashable {
+        /// The name's words with the replacement made.
+        public let words: [String]
+        /// The kind of replacement (the strongest claim: a spelling variant is the same name).
+        public let kind: Kind
+        /// What was replaced, for explanations: "bob → robert".
+        public let note: String
+    }
+
+    /// The relationships a contact may carry (SiriKit's, and the family words records.md adds).
+    public static let relationships: [String] = [
+        "mother", "father", "parent", "brother", "sister", "child", "son", "daughter", "friend", "spouse", "partner", "manager",
+        "assistant", "grandmother", "grandfather", "aunt", "uncle", "cousin"
+    ]
+
+    /// At most this many variants of one said name are tried.
+    public static let maximumVariants = 32
+
+    private let equivalents: [[String]: [Equivalent]]
+    private let relationOf: [[String]: Set<String>]
+    private let spellings: [Spelling]
+    private let possessiveWords: Set<String>
+    private let relationPhrasesByLanguage: [String: [String]]
+    /// The one-word particles and titles ("dr", "jr", "mme"), as keys: a "." after one of them
+    /// is an abbreviation's, not a sentence's end.
+    public let titleWords: Set<String>
+    /// Every one-word given name the tables know, formal or short, of any language, as keys.
+    public let givenNames: Set<String>
+    /// The productive diminutive endings of every language, longest first ("zinho", "inha",
+    /// "chen", "ito"), as keys.
+    public let diminutiveEndings: [String]
+    /// The longest phrase (in words) of the equivalence table.
+    private let longestPhrase: Int
+
+    /// The merged knowledge of every language of `LanguageResources.availableLanguages`.
+    public static let shared: Result<NameKnowledge, LanguageDataError> = {
+        do throws(LanguageDataError) {
+            return .success(try NameKnowledge(languages: LanguageResources.availableLanguages))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    /// Reads `names.json` of each language and merges them. Throws `LanguageDataError` naming
+    /// a file that is missing or malformed, or a relation that is not one of `relationships`.
+    public init(languages: [String]) throws(LanguageDataError) {
+        var equivalents: [[String]: Set<Equivalent>] = [:]
+        var relationOf: [[String]: Set<String>] = [:]
+        var spellings: [Spelling] = []
+        var possessives: Set<String> = []
+        var givenNames: [String: Set<[String]>] = [:]
+        var particles: [String: Set<[String]>] = [:]
+        var relationPhrases: [String: [String]] = [:]
+        var diminutives: Set<String> = []
+        func words(_ text: String) -> [String] { NameWords.split(TextNormalizer.key(text)) }
+        func add(_ from: [String], _ to: [String], _ kind: Kind) {
+            guard !from.isEmpty, from != to else { return }
+            equivalents[from, default: []].insert(Equivalent(words: to, kind: kind))
+        }
+        for language in languages {
+            let data = try LanguageResources.load(NamesData.self, file: "names.json", language: language)
+            for (formal, forms) in data.nicknames {
+                let formalWords = words(formal)
+                for form in forms {
+                    add(words(form), formalWords, .shortForm)
+                    add(formalWords, words(form), .shortForm)
+                }
+            }
+            for (key, forms) in data.givenNames {
+                givenNames[key, default: []].formUnion(forms.map(words))
+                givenNames[key, default: []].insert(words(key))
+            }
+            for (relation, forms) in data.relations {
+                guard Self.relationships.contains(relation) else {
+                    throw LanguageDataError(
+                        file: "\(language)/names.json",
+                        message: "relations: '\(relation)' is not one of \(Self.relationships.joined(separator: ", "))")
+                }
+                // Folding can make two relations one word ("avó" and "avô" are both "avo"): the
+                // word names both.
+                for form in forms where !words(form).isEmpty { relationOf[words(form), default: []].insert(relation) }
+            }
+            for (particle, forms) in data.particles {
+                particles[particle, default: []].formUnion(forms.map(words).filter { !$0.isEmpty })
+            }
+            for entry in data.spellings ?? [] {
+                guard (2...3).contains(entry.count), entry.count == 2 || ["consonant", "vowel"].contains(entry[2]) else {
+                    throw LanguageDataError(
+                        file: "\(language)/names.json",
+                        message: "spellings: \(entry) is not [from, to] or [from, to, \"consonant\"|\"vowel\"]")
+                }
+                spellings.append(
+                    Spelling(
+                        from: TextNormalizer.key(entry[0]), to: TextNormalizer.key(entry[1]),
+                        before: entry.count == 3 ? (entry[2] == "vowel" ? .vowel : .consonant) : nil))
+            }
+            possessives.formUnion((data.possessives ?? []).map { TextNormalizer.key($0) })
+            diminutives.formUnion((data.diminutives ?? []).map { TextNormalizer.key($0) }.filter { !$0.isEmpty })
+            let words = data.relations.values.flatMap { $0 }.sorted()
+            relationPhrases[language] = (data.possessives ?? []).flatMap { p in words.map { "\(p) \($0)" } }
+        }
+        for group in givenNames.values {
+            for a in group { for b in group { add(a, b, .acrossLanguages) } }
+        }
+        for group in particles.values {
+            for a in group {
+                add(a, [], .particle)
+                for b in group { add(a, b, .particle) }
+            }
+        }
+        // Stable order: the replacements of a phrase sorted, so that variants are the same on
+        // every run.
+        self.equivalents = equivalents.mapValues { set in
+            set.sorted { ($0.kind.rawValue, $0.words.joined(separator: " ")) < ($1.kind.rawValue, $1.words.joined(separator: " ")) }
+        }
+        self.relationOf = relationOf
+        self.spellings = Array(Set(spellings)).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+        self.possessiveWords = possessives
+        self.relationPhrasesByLanguage = relationPhrases
+        self.titleWords = Set(particles.values.flatMap { $0 }.filter { $0.count == 1 }.map { $0[0] })
+        var names: Set<String> = []
+        for (from, replacements) in equivalents where from.count == 1 {
+            if replacements.contains(where: { $0.kind == .shortForm || $0.kind == .acrossLanguages }) { names.insert(from[0]) }
+        }
+        self.givenNames = names
+        self.diminutiveEndings = diminutives.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        self.longestPhrase = equivalents.keys.map(\.count).max() ?? 1
+    }
+
+    /// The relationships a said phrase names ("mom", "ma mère", "Mutti" → mother; "avó",
+    /// folded "avo", → grandmother and grandfather), after the possessives before it ("my",
+    /// "mi", "ma"), sorted; empty when it names none.
+    public func relations(of words: [String]) -> [String] {
+        var words = words[...]
+        while let first = words.first, possessiveWords.contains(first), words.count > 1 { words = words.dropFirst() }
+        return (relationOf[Array(words)] ?? []).sorted()
+    }
+
+    /// The language's relation words after each of its possessives ("my mother", "meiner
+    /// Mutter"), as written: the parser knows them as contact names, so that a person slot takes
+    /// "my mom" although "my" never starts a name. (Bare relation words are common nouns too —
+    /// "femme", "Frau", "kid" — so they stay unknown words to the parser; said as a name, the
+    /// resolver still reads them.)
+    public func relationPhrases(language: String) -> [String] {
+        relationPhrasesByLanguage[language] ?? []
+    }
+
+    /// Whether a name (as compared: folded words) is itself a word for `relationship` (a
+    /// contact called "Tía" is reached by "tiita").
+    public func names(_ words: [String], relationship: String) -> Bool {
+        relationOf[words]?.contains(relationship) ?? false
+    }
+
+    /// The said name read otherwise, at most `maximumVariants`: with its spelling conventions
+    /// folded (one variant), and with each phrase of one or two words that the tables know
+    /// replaced by each of its equivalents.
+    public func variants(of words: [String]) -> [Variant] {
+        var variants: [Variant] = []
+        var seen: Set<[String]> = [words]
+        func append(_ candidate: [String], _ kind: Kind, _ note: String) {
+            guard variants.count < Self.maximumVariants, !candidate.isEmpty, seen.insert(candidate).inserted else { return }
+            variants.append(Variant(words: candidate, kind: kind, note: note))
+        }
+        // Spelling conventions: every word folded at once.
+        let folded = words.map { word in spellings.reduce(word) { $1.apply(to: $0) } }
+        if folded != words {
+            append(folded, .spelling, zip(words, folded).filter { $0 != $1 }.map { "\($0) → \($1)" }.joined(separator: ", "))
+        }
+        // Productive diminutives: the stem the ending leaves, with the spelling a following "i"
+        // forced undone ("qu" was "c", "gu" was "g"), as a name ending in a vowel or in none
+        // ("olguinha" → "olga", "marquinho" → "marco", "hansi" → "hans").
+        for (i, word) in words.enumerated() {
+            for ending in diminutiveEndings where word.count >= ending.count + 3 && word.hasSuffix(ending) {
+                var stem = String(word.dropLast(ending.count))
+                if stem.hasSuffix("qu") { stem = String(stem.dropLast(2)) + "c" }
+                if stem.hasSuffix("gu") { stem = String(stem.dropLast()) }
+                for form in [stem + "a", stem + "o", stem, stem + "e"] where form != word {
+                    var replaced = words
+                    replaced[i] = form
+                    append(replaced, .shortForm, "\(word) → \(form) (diminutive)")
+                }
+            }
+        }
+        for length in stride(from: min(longestPhrase, words.count), through: 1, by: -1) {
+            for start in 0...(words.count - length) {
+                let phrase = Array(words[start..<(start + length)])
+                for equivalent in equivalents[phrase] ?? [] {
+                    let replaced = Array(words[..<start]) + equivalent.words + Array(words[(start + length)...])
+                    let to = equivalent.words.isEmpty ? "(left out)" : equivalent.words.joined(separator: " ")
+                    append(replaced, equivalent.kind, "\(phrase.joined(separator: " ")) → \(to)")
+                }
+            }
+        }
+        return variants
+    }
+}
+
+/// One spelling convention: `from` is written for `to` ("ue" for "ü", folded "u"), where the
+/// next letter is a consonant or a vowel when `before` says so ("Mueller", not "tomatoe").
+struct Spelling: Sendable, Hashable {
+    enum Class: Sendable, Hashable { case consonant, vowel }
+    let from: String
+    let to: String
+    let before: Class?
+
+    func apply(to word: String) -> String {
+        guard word.contains(from) else { return word }
+        var result = ""
+        var rest = Substring(word)
+        while let range = rest.range(of: from) {
+            result += rest[..<range.lowerBound]
+            let next = rest[range.upperBound...].first
+            let isVowel = next.map { "aeiouy".contains($0) } ?? false
+            let fits =
+                switch before {
+                case nil: true
+                case .vowel: next != nil && isVowel
+                case .consonant: next != nil && !isVowel && next!.isLetter
+                }
+            result += fits ? to : from
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
+
+/// `names.json`: how people name each other in a language.
+struct NamesData: Decodable, Sendable {
+    /// Formal given names and their short forms and diminutives: "robert" → ["bob", "rob"].
+    var nicknames: [String: [String]]
+    /// A given name's forms in this language, by its English form: "william" → ["guillaume"].
+    var givenNames: [String: [String]]
+    /// Words for each relationship: "mother" → ["mom", "mum"].
+    var relations: [String: [String]]
+    /// Words for each particle or title: "great" → ["the great"].
+    var particles: [String: [String]]
+    /// Spellings of the same letters: ["ue", "u", "consonant"] (after folding "ü" is "u"; the
+    /// optional third element: the class of the letter that must follow).
+    var spellings: [[String]]?
+    /// Possessives said before a relation word: "my", "mi".
+    var possessives: [String]?
+    /// Productive diminutive endings: "inho", "ito", "chen".
+    var diminutives: [String]?
+}

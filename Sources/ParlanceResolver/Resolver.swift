@@ -161,6 +161,9 @@ public final class Resolver: Sendable {
             for (app, set, prioritized) in sets {
                 let index: VocabularyIndex
                 do { index = try set.index(language: language) } catch { throw .data("\(error)") }
+                // A reading that brings in a word no item has ("robert" where nobody is called
+                // Robert) cannot match here: one lookup instead of a search.
+                if let variant, !variant.introduced.allSatisfy({ index.contains(word: $0) }) { continue }
                 for f in index.candidates(for: form, limit: policy.maximumCandidates) {
                     let itemIndex = Int(index.formItem[f])
                     let item = index.items[itemIndex]

@@ -163,6 +163,9 @@ public final class VocabularyIndex: Sendable {
     }
 
     /// The sound-alike keys of a form's words.
+    /// Whether some form has this word exactly (a folded word, as `NameForm.words`).
+    func contains(word: String) -> Bool { !words.range(fnv1a(word)).isEmpty }
+
     func sounds(ofForm form: Int) -> ArraySlice<UInt32> {
         wordSounds[Int(soundStart[form])..<Int(soundStart[form + 1])]
     }

@@ -39,6 +39,9 @@ public final class NameKnowledge: Sendable {
         public let kind: Kind
         /// What was replaced, for explanations: "bob → robert".
         public let note: String
+        /// The words the reading brought in ("robert"): a vocabulary without all of them cannot
+        /// match it, so it need not be tried there.
+        public let introduced: [String]
     }
 
     /// The relationships a contact may carry (SiriKit's, and the family words records.md adds).
@@ -191,14 +194,15 @@ public final class NameKnowledge: Sendable {
     public func variants(of words: [String]) -> [Variant] {
         var variants: [Variant] = []
         var seen: Set<[String]> = [words]
-        func append(_ candidate: [String], _ kind: Kind, _ note: String) {
+        func append(_ candidate: [String], _ kind: Kind, _ note: String, _ introduced: [String]) {
             guard variants.count < Self.maximumVariants, !candidate.isEmpty, seen.insert(candidate).inserted else { return }
-            variants.append(Variant(words: candidate, kind: kind, note: note))
+            variants.append(Variant(words: candidate, kind: kind, note: note, introduced: introduced))
         }
         // Spelling conventions: every word folded at once.
         let folded = words.map { word in spellings.reduce(word) { $1.apply(to: $0) } }
         if folded != words {
-            append(folded, .spelling, zip(words, folded).filter { $0 != $1 }.map { "\($0) → \($1)" }.joined(separator: ", "))
+            let changed = zip(words, folded).filter { $0 != $1 }
+            append(folded, .spelling, changed.map { "\($0) → \($1)" }.joined(separator: ", "), changed.map(\.1))
         }
         // Productive diminutives: the stem the ending leaves, with the spelling a following "i"
         // forced undone ("qu" was "c", "gu" was "g"), as a name ending in a vowel or in none
@@ -211,7 +215,7 @@ public final class NameKnowledge: Sendable {
                 for form in [stem + "a", stem + "o", stem, stem + "e"] where form != word {
                     var replaced = words
                     replaced[i] = form
-                    append(replaced, .shortForm, "\(word) → \(form) (diminutive)")
+                    append(replaced, .shortForm, "\(word) → \(form) (diminutive)", [form])
                 }
             }
         }
@@ -221,7 +225,7 @@ public final class NameKnowledge: Sendable {
                 for equivalent in equivalents[phrase] ?? [] {
                     let replaced = Array(words[..<start]) + equivalent.words + Array(words[(start + length)...])
                     let to = equivalent.words.isEmpty ? "(left out)" : equivalent.words.joined(separator: " ")
-                    append(replaced, equivalent.kind, "\(phrase.joined(separator: " ")) → \(to)")
+                    append(replaced, equivalent.kind, "\(phrase.joined(separator: " ")) → \(to)", equivalent.words)
                 }
             }
         }

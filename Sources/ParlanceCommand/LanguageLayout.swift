@@ -1,4 +1,5 @@
 import Foundation
+import Parlance
 
 /// What a language is made of in a source checkout (`NewLanguage/layout.json`): the folders
 /// mirrored from the reference language, the entries some files must hold, the rules the
@@ -205,9 +206,14 @@ struct LanguageParity {
             if text.split(separator: "\n").contains(where: { $0.hasPrefix("# TODO") }) {
                 return LanguageGap(path: path, need: "still the skeleton: write its rules and remove its TODO line")
             }
-            if let referencePath, let referenceText = fileManager.contents(atPath: root.appendingPathComponent(referencePath).path) {
-                let wanted = SentenceFileOutline(String(decoding: referenceText, as: UTF8.self)).intents
-                let missing = wanted.subtracting(SentenceFileOutline(text).intents).sorted()
+            let outline: SentenceFileOutline
+            do { outline = try SentenceFileOutline(text, file: path) } catch {
+                return LanguageGap(path: path, need: "the grammar cannot read it: \(error)")
+            }
+            if let referencePath, let referenceText = fileManager.contents(atPath: root.appendingPathComponent(referencePath).path),
+                let reference = try? SentenceFileOutline(String(decoding: referenceText, as: UTF8.self), file: referencePath)
+            {
+                let missing = reference.intents.subtracting(outline.intents).sorted()
                 if !missing.isEmpty { return LanguageGap(path: path, need: "no templates for " + missing.joined(separator: ", ")) }
             }
         }
@@ -261,8 +267,9 @@ struct LanguageParity {
     private func ruleNames(nextTo file: String) -> Set<String> {
         let folder = (file as NSString).deletingLastPathComponent
         return fileNames(in: folder).filter { $0.hasSuffix(".sentences") }.reduce(into: Set<String>()) { names, name in
+            // A file the grammar cannot read defines nothing (its own gap says why).
             let text = fileManager.contents(atPath: root.appendingPathComponent(folder + "/" + name).path) ?? Data()
-            names.formUnion(SentenceFileOutline(String(decoding: text, as: UTF8.self)).rules)
+            names.formUnion((try? SentenceFileOutline(String(decoding: text, as: UTF8.self), file: folder + "/" + name))?.rules ?? [])
         }
     }
 
@@ -280,32 +287,5 @@ struct LanguageParity {
 
     func thresholdLocales(in file: String) -> Set<String> {
         Set((json(file) as? [String: Any])?.keys.map { $0 } ?? [])
-    }
-}
-
-/// The intents and rules a `.sentences` file defines, read line by line (Grammar/README.md):
-/// `rule NAME = …`, and `intent NAME` followed by at least one indented template.
-struct SentenceFileOutline {
-    private(set) var rules: Set<String> = []
-    private(set) var intents: Set<String> = []
-
-    init(_ text: String) {
-        var current: String?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indented = line.first == " " || line.first == "\t"
-            if indented {
-                if let intent = current { intents.insert(intent) }
-                continue
-            }
-            current = nil
-            let words = trimmed.split(separator: " ", maxSplits: 2).map(String.init)
-            if words.first == "rule", words.count > 1 {
-                rules.insert(words[1].split(separator: "=").first.map(String.init) ?? words[1])
-            } else if words.first == "intent", words.count > 1 {
-                current = words[1]
-            }
-        }
     }
 }

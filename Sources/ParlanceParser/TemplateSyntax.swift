@@ -124,6 +124,23 @@ enum IntentKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 }
 
+/// The rules and intents a `.sentences` file defines, as the grammar itself reads the file
+/// (`SentenceFile`): for tools that compare languages' files (`parlance parity`).
+public struct SentenceFileOutline: Sendable {
+    /// The names of the rules the file defines.
+    public let rules: Set<String>
+    /// The catalogue intents the file has at least one template for.
+    public let intents: Set<String>
+
+    /// Reads `text`; throws a syntax error naming `file` and the line when the grammar could not
+    /// read it either.
+    public init(_ text: String, file: String) throws {
+        let parsed = try SentenceFile.parse(text, file: file)
+        rules = Set(parsed.rules.keys)
+        intents = Set(parsed.templates.compactMap(\.intent.catalogueName))
+    }
+}
+
 struct SentenceFile: Sendable {
     struct Template: Sendable {
         var intent: IntentKey

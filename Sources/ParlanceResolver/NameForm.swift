@@ -7,6 +7,15 @@ struct NameForm: Sendable {
     /// Which of an item's names a form is: its phrase, its pronunciation hint or its nickname.
     enum Kind: UInt8, Sendable {
         case phrase, pronunciation, nickname
+
+        /// As `NameMatch.form` says it.
+        var name: String {
+            switch self {
+            case .phrase: "phrase"
+            case .pronunciation: "pronunciation"
+            case .nickname: "nickname"
+            }
+        }
     }
 
     let words: [String]

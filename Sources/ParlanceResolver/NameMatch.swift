@@ -179,7 +179,12 @@ struct NameScorer {
                     var how: NameMatch.How? = nil
                     var quality = 0.0
                     let sameLength = min(said.count, other.count)
-                    if said.count >= 2, other.count >= 2, f < sounds.count, query.wordSounds[q] == sounds[formSounds + f] {
+                    // Two different given names are different people, however alike they sound
+                    // ("Mario" is not "Marino"): no sound-alike, slip or prefix between them.
+                    let differentGivenNames = saidGivenNames[q] && givenNames.contains(String(decoding: other, as: UTF8.self))
+                    if !differentGivenNames, said.count >= 2, other.count >= 2, f < sounds.count,
+                        query.wordSounds[q] == sounds[formSounds + f]
+                    {
                         // Spellings far apart that still share a key ("moreau" / "mary" in
                         // English, whose vowels are one class) count for less.
                         let longer = max(said.count, other.count)
@@ -187,7 +192,7 @@ struct NameScorer {
                         how = .soundAlike
                         quality = Self.soundAlikeFloor + (Self.soundAlikeQuality - Self.soundAlikeFloor) * similarity
                     }
-                    let limit = Self.maxEdits(sameLength)
+                    let limit = differentGivenNames ? 0 : Self.maxEdits(sameLength)
                     if limit > 0 {
                         let d = boundedDistance(said, other, limit: limit)
                         if d <= limit {
@@ -198,18 +203,11 @@ struct NameScorer {
                             }
                         }
                     }
-                    // Two different given names are different people, however alike they sound.
-                    if how != nil, saidGivenNames[q], givenNames.contains(String(decoding: other, as: UTF8.self)) {
-                        how = nil
-                        quality = 0
-                    }
                     if how == nil, said.count == 1, other.first == said.first {
                         how = .initial
                         quality = Self.initialQuality
                     }
-                    if how == nil, said.count >= 3, other.count > said.count, other.starts(with: said),
-                        !(saidGivenNames[q] && givenNames.contains(String(decoding: other, as: UTF8.self)))
-                    {
+                    if how == nil, !differentGivenNames, said.count >= 3, other.count > said.count, other.starts(with: said) {
                         how = .prefix
                         quality = Self.prefixQuality
                     }
@@ -251,7 +249,7 @@ struct NameScorer {
         let wordScore = said == 0 ? 0 : saidMatched / said * (0.85 + 0.15 * coverage)
         let allExact = !queryMatch.isEmpty && queryMatch.allSatisfy { $0?.how == .exact }
         let allFormUsed = formUsed.allSatisfy { $0 }
-        let form = "\(kind)"
+        let form = kind.name
 
         if allExact && allFormUsed && queryBytes.count == ranges.count {
             return NameMatch(

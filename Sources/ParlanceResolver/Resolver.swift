@@ -127,21 +127,29 @@ public final class Resolver: Sendable {
             return candidate
         }
 
+        // Each set's index, built once.
+        var indexed: [(app: String, set: VocabularySet, prioritized: Bool, index: VocabularyIndex)] = []
+        for (app, set, prioritized) in sets {
+            do { indexed.append((app, set, prioritized, try set.index(language: language))) } catch { throw .data("\(error)") }
+        }
+
         // A relation word ("my mom", "mamá", "Mutti") names the contacts with that relationship,
-        // and those whose name is a word for it (a contact called "Tía").
+        // and those whose name is a word for it (a contact called "Tía"): index lookups.
         let relations = knowledge.relations(of: query.words)
         if !relations.isEmpty {
             var related: [String: ResolutionPolicy.Candidate] = [:]
-            for (app, set, prioritized) in sets {
-                for (i, item) in set.items.enumerated() where related[item.id] == nil {
-                    let words = NameWords.split(TextNormalizer.key(item.phrase))
-                    guard let relation = relations.first(where: { item.relationship == $0 || knowledge.names(words, relationship: $0) })
-                    else { continue }
-                    let match = NameMatch(
-                        form: item.relationship == relation ? "relationship" : "phrase", basis: .relationship, words: [], coverage: 1,
-                        characterSimilarity: 1, score: 1, certain: true, whole: true, variant: "\(said) → \(relation)")
-                    related[item.id] = candidate(
-                        app: app, item: item, itemIndex: i, count: set.items.count, prioritized: prioritized, match: match)
+            for (app, set, prioritized, index) in indexed {
+                for relation in relations {
+                    let carrying = index.items(withRelationship: relation).map { ($0, "relationship") }
+                    let named = knowledge.words(forRelationship: relation).flatMap { index.forms(named: $0) }
+                        .map { (Int(index.formItem[$0]), index.formKinds[$0].name) }
+                    for (i, form) in carrying + named where related[index.items[i].id] == nil {
+                        let match = NameMatch(
+                            form: form, basis: .relationship, words: [], coverage: 1, characterSimilarity: 1, score: 1, certain: true,
+                            whole: true, variant: "\(said) → \(relation)")
+                        related[index.items[i].id] = candidate(
+                            app: app, item: index.items[i], itemIndex: i, count: set.items.count, prioritized: prioritized, match: match)
+                    }
                 }
             }
             if !related.isEmpty {
@@ -154,16 +162,16 @@ public final class Resolver: Sendable {
         // whole name, or a given name said whole: that person, whoever else sounds alike), as it
         // may also be said: another spelling convention, a short form, the same given name in another
         // language, another particle (`NameKnowledge.variants`). Only a spelling variant can be
-        // certain; the others are put to the user as a confirmation.
+        // certain; the others are put to the user as a confirmation. A reading is tried only in the
+        // sets that have every word it brings in ("robert" where nobody is called Robert cannot
+        // match): one lookup per word instead of a search.
         var best: [String: ResolutionPolicy.Candidate] = [:]
-        func match(_ form: NameForm, variant: NameKnowledge.Variant?) throws(ResolverError) {
+        func match(
+            _ form: NameForm, variant: NameKnowledge.Variant?,
+            in sets: [(app: String, set: VocabularySet, prioritized: Bool, index: VocabularyIndex)]
+        ) {
             let scorer = NameScorer(query: form, givenNames: knowledge.givenNames)
-            for (app, set, prioritized) in sets {
-                let index: VocabularyIndex
-                do { index = try set.index(language: language) } catch { throw .data("\(error)") }
-                // A reading that brings in a word no item has ("robert" where nobody is called
-                // Robert) cannot match here: one lookup instead of a search.
-                if let variant, !variant.introduced.allSatisfy({ index.contains(word: $0) }) { continue }
+            for (app, set, prioritized, index) in sets {
                 for f in index.candidates(for: form, limit: policy.maximumCandidates) {
                     let itemIndex = Int(index.formItem[f])
                     let item = index.items[itemIndex]
@@ -179,10 +187,12 @@ public final class Resolver: Sendable {
                 }
             }
         }
-        try match(query, variant: nil)
+        match(query, variant: nil, in: indexed)
         if !best.values.contains(where: { $0.match.certain }) {
             for variant in knowledge.variants(of: query.words) {
-                try match(NameForm(variant.words.joined(separator: " "), sounds: &sounds), variant: variant)
+                let having = indexed.filter { entry in variant.introduced.allSatisfy { entry.index.contains(word: $0) } }
+                guard !having.isEmpty else { continue }
+                match(NameForm(variant.words.joined(separator: " "), sounds: &sounds), variant: variant, in: having)
             }
         }
         let candidates = best.values.sorted { $0.total != $1.total ? $0.total > $1.total : $0.rank < $1.rank }

@@ -17,7 +17,7 @@ public final class VocabularyIndex: Sendable {
     /// The items, in priority order (most important first).
     public let items: [VocabularyItem]
 
-    // One entry per form (an item's phrase, and its pronunciation hint if any).
+    // One entry per form (an item's phrase, and its pronunciation hint and nickname if any).
     let formItem: [UInt32]
     let formKinds: [NameForm.Kind]
     /// The form's folded Latin words joined by single spaces.
@@ -27,6 +27,8 @@ public final class VocabularyIndex: Sendable {
     let joinedSounds: [UInt32]
     /// `NameForm.scriptKey` of each form.
     let scriptKeys: [UInt32]
+    /// The items carrying each relationship (`VocabularyItem.relationship`), in priority order.
+    let relationshipItems: [String: [Int]]
 
     let joined: Postings
     let joinedSound: Postings
@@ -134,6 +136,11 @@ public final class VocabularyIndex: Sendable {
             distinct.formUnion(chunk.distinctWords)
         }
         self.formItem = formItem
+        var relationshipItems: [String: [Int]] = [:]
+        for (i, item) in items.enumerated() {
+            if let relationship = item.relationship { relationshipItems[relationship, default: []].append(i) }
+        }
+        self.relationshipItems = relationshipItems
         self.formKinds = formKinds
         self.formText = formText
         self.soundStart = soundStart
@@ -162,10 +169,21 @@ public final class VocabularyIndex: Sendable {
             + soundStart.capacity * 4 + wordSounds.capacity * 4 + joinedSounds.capacity * 4 + scriptKeys.capacity * 4
     }
 
-    /// The sound-alike keys of a form's words.
     /// Whether some form has this word exactly (a folded word, as `NameForm.words`).
     func contains(word: String) -> Bool { !words.range(fnv1a(word)).isEmpty }
 
+    /// The forms whose words are exactly these (folded words, as `NameForm.words`).
+    func forms(named words: [String]) -> [Int] {
+        let text = words.joined(separator: " ")
+        return joined.range(fnv1a(words.joined())).map { Int(joined.value(at: $0)) }.filter { formText[$0] == text }
+    }
+
+    /// The items that carry this relationship, in priority order.
+    func items(withRelationship relationship: String) -> [Int] {
+        relationshipItems[relationship] ?? []
+    }
+
+    /// The sound-alike keys of a form's words.
     func sounds(ofForm form: Int) -> ArraySlice<UInt32> {
         wordSounds[Int(soundStart[form])..<Int(soundStart[form + 1])]
     }

@@ -55,6 +55,8 @@ public final class NameKnowledge: Sendable {
 
     private let equivalents: [[String]: [Equivalent]]
     private let relationOf: [[String]: Set<String>]
+    /// The words for each relationship (the reverse of `relationOf`), sorted.
+    private let wordsOfRelation: [String: [[String]]]
     private let spellings: [Spelling]
     private let possessiveWords: Set<String>
     private let relationPhrasesByLanguage: [String: [String]]
@@ -151,6 +153,9 @@ public final class NameKnowledge: Sendable {
             set.sorted { ($0.kind.rawValue, $0.words.joined(separator: " ")) < ($1.kind.rawValue, $1.words.joined(separator: " ")) }
         }
         self.relationOf = relationOf
+        var wordsOfRelation: [String: [[String]]] = [:]
+        for (words, relations) in relationOf { for relation in relations { wordsOfRelation[relation, default: []].append(words) } }
+        self.wordsOfRelation = wordsOfRelation.mapValues { $0.sorted { $0.joined(separator: " ") < $1.joined(separator: " ") } }
         self.spellings = Array(Set(spellings)).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
         self.possessiveWords = possessives
         self.relationPhrasesByLanguage = relationPhrases
@@ -182,10 +187,10 @@ public final class NameKnowledge: Sendable {
         relationPhrasesByLanguage[language] ?? []
     }
 
-    /// Whether a name (as compared: folded words) is itself a word for `relationship` (a
-    /// contact called "Tía" is reached by "tiita").
-    public func names(_ words: [String], relationship: String) -> Bool {
-        relationOf[words]?.contains(relationship) ?? false
+    /// Every word for `relationship`, as compared (folded words): the names a contact called by
+    /// it may have ("Tía", "Oma").
+    public func words(forRelationship relationship: String) -> [[String]] {
+        wordsOfRelation[relationship] ?? []
     }
 
     /// The said name read otherwise, at most `maximumVariants`: with its spelling conventions
@@ -207,7 +212,7 @@ public final class NameKnowledge: Sendable {
         // Productive diminutives: the stem the ending leaves, with the spelling a following "i"
         // forced undone ("qu" was "c", "gu" was "g"), as a name ending in a vowel or in none
         // ("olguinha" → "olga", "marquinho" → "marco", "hansi" → "hans").
-        for (i, word) in words.enumerated() {
+        for (i, word) in words.enumerated() where variants.count < Self.maximumVariants {
             for ending in diminutiveEndings where word.count >= ending.count + 3 && word.hasSuffix(ending) {
                 var stem = String(word.dropLast(ending.count))
                 if stem.hasSuffix("qu") { stem = String(stem.dropLast(2)) + "c" }
@@ -220,7 +225,8 @@ public final class NameKnowledge: Sendable {
             }
         }
         for length in stride(from: min(longestPhrase, words.count), through: 1, by: -1) {
-            for start in 0...(words.count - length) {
+            // Once full, no more copies of a (possibly long) name are made.
+            for start in 0...(words.count - length) where variants.count < Self.maximumVariants {
                 let phrase = Array(words[start..<(start + length)])
                 for equivalent in equivalents[phrase] ?? [] {
                     let replaced = Array(words[..<start]) + equivalent.words + Array(words[(start + length)...])
@@ -248,12 +254,11 @@ struct Spelling: Sendable, Hashable {
         while let range = rest.range(of: from) {
             result += rest[..<range.lowerBound]
             let next = rest[range.upperBound...].first
-            let isVowel = next.map { "aeiouy".contains($0) } ?? false
             let fits =
                 switch before {
                 case nil: true
-                case .vowel: next != nil && isVowel
-                case .consonant: next != nil && !isVowel && next!.isLetter
+                case .vowel: next.map { "aeiouy".contains($0) } ?? false
+                case .consonant: next.map { $0.isLetter && !"aeiouy".contains($0) } ?? false
                 }
             result += fits ? to : from
             rest = rest[range.upperBound...]

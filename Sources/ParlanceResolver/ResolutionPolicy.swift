@@ -39,6 +39,12 @@ public struct ResolutionPolicy: Sendable, Hashable, Codable {
     /// donations to pick it: 0.3, so one donation today (0.5) decides a tie with an item
     /// never chosen, one four weeks old (0.2) does not.
     public var donationLead: Double = 0.3
+    /// At most this many other readings of a name (short forms, the same given name in other
+    /// languages, particles: `NameKnowledge.variants`) are searched per query, in the order
+    /// `variants` gives them, among those whose words some vocabulary has: 8, which a contact
+    /// list never reaches, and which bounds a query in a list of a million names where nearly
+    /// every given name has someone.
+    public var maximumReadings: Int = 8
 
     /// Creates a policy; every setting defaults to its tuned value. `donationLead` is not a parameter: set the property.
     public init(

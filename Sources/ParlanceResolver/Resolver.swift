@@ -166,13 +166,17 @@ public final class Resolver: Sendable {
         // sets that have every word it brings in ("robert" where nobody is called Robert cannot
         // match): one lookup per word instead of a search.
         var best: [String: ResolutionPolicy.Candidate] = [:]
+        // Each index's word lookups, shared by the readings of the query.
+        var lookups: [ObjectIdentifier: VocabularyIndex.WordLookups] = [:]
         func match(
             _ form: NameForm, variant: NameKnowledge.Variant?,
             in sets: [(app: String, set: VocabularySet, prioritized: Bool, index: VocabularyIndex)]
         ) {
             let scorer = NameScorer(query: form, givenNames: knowledge.givenNames)
             for (app, set, prioritized, index) in sets {
-                for f in index.candidates(for: form, limit: policy.maximumCandidates) {
+                var memo = lookups.removeValue(forKey: ObjectIdentifier(index)) ?? .init()
+                defer { lookups[ObjectIdentifier(index)] = memo }
+                for f in index.candidates(for: form, limit: policy.maximumCandidates, memo: &memo) {
                     let itemIndex = Int(index.formItem[f])
                     let item = index.items[itemIndex]
                     var match = scorer.score(
@@ -189,9 +193,11 @@ public final class Resolver: Sendable {
         }
         match(query, variant: nil, in: indexed)
         if !best.values.contains(where: { $0.match.certain }) {
-            for variant in knowledge.variants(of: query.words) {
+            var readings = 0
+            for variant in knowledge.variants(of: query.words) where readings < policy.maximumReadings {
                 let having = indexed.filter { entry in variant.introduced.allSatisfy { entry.index.contains(word: $0) } }
                 guard !having.isEmpty else { continue }
+                readings += 1
                 match(NameForm(variant.words.joined(separator: " "), sounds: &sounds), variant: variant, in: having)
             }
         }

@@ -31,6 +31,8 @@ public final class VocabularyIndex: Sendable {
     let relationshipItems: [String: [Int]]
 
     let joined: Postings
+    /// `scriptKeys` of the forms not in Latin → the forms.
+    let scripts: Postings
     let joinedSound: Postings
     let words: Postings
     let wordSound: Postings
@@ -109,6 +111,7 @@ public final class VocabularyIndex: Sendable {
         var joinedSounds: [UInt32] = []
         var scriptKeys: [UInt32] = []
         var joinedEntries: [UInt64] = []
+        var scriptEntries: [UInt64] = []
         var joinedSoundEntries: [UInt64] = []
         var wordEntries: [UInt64] = []
         var wordSoundEntries: [UInt64] = []
@@ -132,6 +135,7 @@ public final class VocabularyIndex: Sendable {
                 joinedSounds.append(chunk.joinedSounds[f])
                 joinedSoundEntries.append(Postings.entry(chunk.joinedSounds[f], form))
                 joinedEntries.append(Postings.entry(chunk.joinedKeys[f], form))
+                if chunk.scriptKeys[f] != 0 { scriptEntries.append(Postings.entry(chunk.scriptKeys[f], form)) }
             }
             distinct.formUnion(chunk.distinctWords)
         }
@@ -147,23 +151,34 @@ public final class VocabularyIndex: Sendable {
         self.wordSounds = wordSounds
         self.joinedSounds = joinedSounds
         self.scriptKeys = scriptKeys
-        self.joined = Postings(unsorted: joinedEntries)
-        self.joinedSound = Postings(unsorted: joinedSoundEntries)
-        self.words = Postings(unsorted: wordEntries)
-        self.wordSound = Postings(unsorted: wordSoundEntries)
-
+        // The five posting lists, sorted side by side.
         var deletionEntries: [UInt64] = []
         deletionEntries.reserveCapacity(distinct.count * 8)
         for word in distinct {
             let key = fnv1a(word)
             forEachDeletion(of: word) { deletionEntries.append(Postings.entry($0, key)) }
         }
-        self.deletions = Postings(unsorted: deletionEntries)
+        let unsorted = [deletionEntries, wordEntries, wordSoundEntries, joinedEntries, joinedSoundEntries, scriptEntries]
+        var sorted = [Postings?](repeating: nil, count: unsorted.count)
+        sorted.withUnsafeMutableBufferPointer { buffer in
+            let box = UnsafeSendable(buffer.baseAddress!)
+            if workers == 1 {
+                for i in unsorted.indices { box.pointer[i] = Postings(unsorted: unsorted[i]) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: unsorted.count) { box.pointer[$0] = Postings(unsorted: unsorted[$0]) }
+            }
+        }
+        self.deletions = sorted[0]!
+        self.words = sorted[1]!
+        self.wordSound = sorted[2]!
+        self.joined = sorted[3]!
+        self.joinedSound = sorted[4]!
+        self.scripts = sorted[5]!
     }
 
     /// Approximate bytes held by the index (items' strings not counted).
     public var indexBytes: Int {
-        joined.bytes + joinedSound.bytes + words.bytes + wordSound.bytes + deletions.bytes
+        joined.bytes + scripts.bytes + joinedSound.bytes + words.bytes + wordSound.bytes + deletions.bytes
             + formItem.capacity * 4 + formKinds.capacity + formText.capacity * 16
             + formText.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count + 32 : 0) }
             + soundStart.capacity * 4 + wordSounds.capacity * 4 + joinedSounds.capacity * 4 + scriptKeys.capacity * 4
@@ -196,34 +211,74 @@ public final class VocabularyIndex: Sendable {
     /// a thousand items or of a million. When every list is long, the first `postingLimit`
     /// entries (the most important items) of each stand in.
     func candidates(for query: NameForm, limit: Int, postingLimit: Int = 256) -> [Int] {
-        // Each source: the postings and key to read, and which bit it sets: bit 0 the joined
+        var memo = WordLookups()
+        return candidates(for: query, limit: limit, postingLimit: postingLimit, memo: &memo)
+    }
+
+    /// Which posting list a lookup reads.
+    enum List: UInt8 { case joined, joinedSound, words, wordSound, scripts }
+
+    /// A query word's lookups in this index (its exact word, its sound-alike key, its one-edit
+    /// neighbours) with their ranges, kept for the other readings of the same query ("giovanni
+    /// eara", then "john eara", "jean eara": "eara" is looked up once).
+    struct WordLookups {
+        var byWord: [String: [(list: List, key: UInt32, exact: Bool, range: Range<Int>)]] = [:]
+    }
+
+    func postings(_ list: List) -> Postings {
+        switch list {
+        case .joined: joined
+        case .joinedSound: joinedSound
+        case .words: words
+        case .wordSound: wordSound
+        case .scripts: scripts
+        }
+    }
+
+    /// A word's lookups: the word, its sound-alike key and its one-edit neighbours.
+    func lookups(of word: String, sound: UInt32) -> [(list: List, key: UInt32, exact: Bool, range: Range<Int>)] {
+        let key = fnv1a(word)
+        var found: [(list: List, key: UInt32, exact: Bool, range: Range<Int>)] = [(.words, key, true, words.range(key))]
+        if word.utf8.count >= 2 { found.append((.wordSound, sound, false, wordSound.range(sound))) }
+        if (Self.fuzzyMinimumLength...Self.fuzzyMaximumLength).contains(word.unicodeScalars.count) {
+            // One edit: the query with a letter more (its deletions are words), a letter
+            // less or another letter (deletion variants shared with a word's).
+            var variants: [UInt32] = [key]
+            forEachDeletion(of: word) { variants.append($0) }
+            var wordKeys: Set<UInt32> = []
+            for variant in variants {
+                if variant != key { found.append((.words, variant, false, words.range(variant))) }
+                let r = deletions.range(variant)
+                for p in r.prefix(64) { wordKeys.insert(deletions.value(at: p)) }
+            }
+            wordKeys.remove(key)
+            for wordKey in wordKeys.sorted() { found.append((.words, wordKey, false, words.range(wordKey))) }
+        }
+        return found.filter { !$0.range.isEmpty }
+    }
+
+    /// `candidates(for:limit:postingLimit:)`, reusing the word lookups of earlier readings of the query.
+    func candidates(for query: NameForm, limit: Int, postingLimit: Int = 256, memo: inout WordLookups) -> [Int] {
+        // Each source: the list, the key, its range, and which bit it sets: bit 0 the joined
         // form, bit 1 its sound-alike key, bits 2 + 2i word i exactly, 3 + 2i word i by sound
         // or with one edit.
-        var sources: [(postings: Postings, key: UInt32, bit: Int)] = []
-        sources.append((joined, fnv1a(query.joined), 0))
-        sources.append((joinedSound, query.joinedSound, 1))
+        var sources: [(list: List, key: UInt32, range: Range<Int>, bit: Int)] = []
+        let joinedKey = fnv1a(query.joined)
+        sources.append((.joined, joinedKey, joined.range(joinedKey), 0))
+        sources.append((.joinedSound, query.joinedSound, joinedSound.range(query.joinedSound), 1))
         for (i, word) in query.words.prefix(14).enumerated() {
-            let key = fnv1a(word)
-            sources.append((words, key, 2 + 2 * i))
-            if word.utf8.count >= 2 { sources.append((wordSound, query.wordSounds[i], 3 + 2 * i)) }
-            if (Self.fuzzyMinimumLength...Self.fuzzyMaximumLength).contains(word.unicodeScalars.count) {
-                // One edit: the query with a letter more (its deletions are words), a letter
-                // less or another letter (deletion variants shared with a word's).
-                var variants: [UInt32] = [key]
-                forEachDeletion(of: word) { variants.append($0) }
-                var wordKeys: Set<UInt32> = []
-                for variant in variants {
-                    if variant != key { sources.append((words, variant, 3 + 2 * i)) }
-                    let r = deletions.range(variant)
-                    for p in r.prefix(64) { wordKeys.insert(deletions.value(at: p)) }
-                }
-                wordKeys.remove(key)
-                for wordKey in wordKeys.sorted() { sources.append((words, wordKey, 3 + 2 * i)) }
+            let found: [(list: List, key: UInt32, exact: Bool, range: Range<Int>)]
+            if let known = memo.byWord[word] {
+                found = known
+            } else {
+                found = lookups(of: word, sound: query.wordSounds[i])
+                memo.byWord[word] = found
             }
+            for lookup in found { sources.append((lookup.list, lookup.key, lookup.range, lookup.exact ? 2 + 2 * i : 3 + 2 * i)) }
         }
         /// The joined form, its sound, or a query word (exact and approximate together).
         func group(_ bit: Int) -> Int { bit < 2 ? bit : 2 + (bit - 2) / 2 }
-        let ranges = sources.map { $0.postings.range($0.key) }
+        let ranges = sources.map(\.range)
         // (form << 8 | bit) for every entry of the short lists. A group whose lists are all
         // long reads the first `postingLimit` entries of each; the joined form's are always
         // read, so whole-name matches are never missed.
@@ -236,7 +291,12 @@ public final class VocabularyIndex: Sendable {
         for (s, r) in ranges.enumerated() where !r.isEmpty {
             let bit = sources[s].bit
             if r.count <= postingLimit {
-                for p in r { hits.append(UInt64(sources[s].postings.value(at: p)) << 8 | UInt64(bit)) }
+                // An approximate word (a sound-alike key, a one-edit neighbour) is weak evidence
+                // and a short query word has hundreds of neighbours: the most important
+                // `2 * limit` forms of each stand for it.
+                let list = postings(sources[s].list)
+                let read = bit < 2 || bit % 2 == 0 ? r : r.prefix(2 * limit)
+                for p in read { hits.append(UInt64(list.value(at: p)) << 8 | UInt64(bit)) }
                 continue
             }
             // Long lists of exact words are checked for the forms found; long lists of
@@ -244,13 +304,30 @@ public final class VocabularyIndex: Sendable {
             // only read when nothing better is there.
             if bit == 0 || bit % 2 == 0 { long.append(s) }
             if bit == 0 || groupsWithShortList & (1 << UInt64(group(bit))) == 0 {
-                for p in r.prefix(2 * limit) { hits.append(UInt64(sources[s].postings.value(at: p)) << 8 | UInt64(bit)) }
+                let list = postings(sources[s].list)
+                for p in r.prefix(2 * limit) { hits.append(UInt64(list.value(at: p)) << 8 | UInt64(bit)) }
             }
         }
-        hits.sort()
-        var ranked: [(form: Int, score: Int)] = []
+        radixSort(&hits)
+        // Each form once, as (score, form) packed so that ascending order is best score first,
+        // then priority order.
+        var ranked: [UInt64] = []
+        ranked.reserveCapacity(hits.count)
         var i = 0
         let wordCount = min(query.words.count, 14)
+        // The same name in its own script: checked for the forms found, never read for more.
+        let scriptBit = 63
+        if query.scriptKey != 0 {
+            let range = scripts.range(query.scriptKey)
+            if !range.isEmpty {
+                sources.append((.scripts, query.scriptKey, range, scriptBit))
+                long.append(sources.count - 1)
+            }
+        }
+        var cursors = long.map { sources[$0].range.lowerBound }
+        let longLists = long.map {
+            (postings: postings(sources[$0].list), key: sources[$0].key, range: sources[$0].range, bit: UInt64(sources[$0].bit))
+        }
         while i < hits.count {
             let form = hits[i] >> 8
             var bits: UInt64 = 0
@@ -258,24 +335,23 @@ public final class VocabularyIndex: Sendable {
                 bits |= 1 << (hits[i] & 0xFF)
                 i += 1
             }
-            for s in long where bits & (1 << UInt64(sources[s].bit)) == 0 {
-                if sources[s].postings.contains(sources[s].key, UInt32(form), in: ranges[s]) { bits |= 1 << UInt64(sources[s].bit) }
+            // Forms come in ascending order, and so do a long list's: each list's cursor only moves on.
+            for k in longLists.indices where bits & (1 << longLists[k].bit) == 0 {
+                let list = longLists[k]
+                cursors[k] = list.postings.seek(Postings.entry(list.key, UInt32(form)), from: cursors[k], in: list.range)
+                if list.postings.holds(list.key, UInt32(form), at: cursors[k], in: list.range) { bits |= 1 << list.bit }
             }
             // The same name in its own script ("叶丽", not "叶李") first, then an exact joined
             // form; exact words outrank approximate ones.
             var score = (bits & 1 != 0 ? 4 * wordCount + 4 : 0) + (bits & 2 != 0 ? wordCount : 0)
-            if query.scriptKey != 0, scriptKeys[Int(form)] == query.scriptKey { score += 1_000 }
+            if bits & (1 << UInt64(scriptBit)) != 0 { score += 1_000 }
             for w in 0..<wordCount {
                 score += bits & (1 << UInt64(2 + 2 * w)) != 0 ? 2 : bits & (1 << UInt64(3 + 2 * w)) != 0 ? 1 : 0
             }
-            ranked.append((Int(form), score))
+            ranked.append(UInt64(UInt32.max - UInt32(score)) << 32 | form)
         }
-        if ranked.count > limit {
-            ranked.sort { $0.score != $1.score ? $0.score > $1.score : $0.form < $1.form }
-        } else {
-            return ranked.map(\.form)
-        }
-        return ranked.prefix(limit).map(\.form)
+        if ranked.count > limit { radixSort(&ranked) }
+        return ranked.prefix(limit).map { Int($0 & 0xFFFF_FFFF) }
     }
 }
 

@@ -13,6 +13,9 @@ public struct SoundAlike: Sendable {
     public let language: String
     private let equivalents: [String: String]
     private let transform: Transliterator
+    /// The same rules run here, without ICU's process-wide lock (nil when they use syntax
+    /// `TransformRules` does not read: ICU runs them then).
+    private let rules: TransformRules?
 
     /// The sound-alike rules of a language, loaded once and shared.
     public static func forLanguage(_ language: String) throws -> SoundAlike {
@@ -34,6 +37,7 @@ public struct SoundAlike: Sendable {
             for spelling in group { map[TextNormalizer.latin(spelling)] = canonical }
         }
         equivalents = map
+        rules = TransformRules(data.rules.joined(separator: "\n"))
         do {
             transform = try Transliterator(id: "Parlance-SoundAlike-\(language)", rules: data.rules.joined(separator: "\n"))
         } catch {
@@ -44,8 +48,18 @@ public struct SoundAlike: Sendable {
     /// The key of one word, given in its Latin folded form (`TextNormalizer.latin`).
     public func key(ofWord word: String) -> String {
         let word = equivalents[word] ?? WordLength.cut(word) ?? word
+        if let rules { return rules.apply(word) }
         return (try? transform.transliterate(word)) ?? word
     }
+
+    /// `key(ofWord:)` as ICU computes it, for checking `TransformRules` against ICU.
+    func icuKey(ofWord word: String) -> String {
+        let word = equivalents[word] ?? WordLength.cut(word) ?? word
+        return (try? transform.transliterate(word)) ?? word
+    }
+
+    /// Whether the rules run without ICU (`TransformRules` reads them).
+    var runsWithoutICU: Bool { rules != nil }
 
     /// The keys of every word of a phrase (any script), in order.
     public func keys(of phrase: String) -> [String] {

@@ -42,8 +42,7 @@ public enum TextNormalizer {
             if folded.utf8.allSatisfy({ $0 < 0x80 }) { return folded }
             return key((try? latinASCII?.transliterate(folded)) ?? folded)
         }
-        let transliterated = (try? latinTransliterator?.transliterate(text)) ?? text
-        return key(transliterated)
+        return key(OtherScripts.latin(text))
     }
 
     /// Whether every letter is in the Latin blocks (or punctuation, marks, digits).
@@ -69,6 +68,7 @@ public enum TextNormalizer {
         NormalizedText(original: text, folded: fold(text), key: key(text), latin: latin(text))
     }
 
+    /// ICU's transform for scripts other than Latin (`OtherScripts` calls it once per word).
     static let latinTransliterator: Transliterator? = try? Transliterator(id: "Any-Latin; Latin-ASCII")
     static let latinASCII: Transliterator? = try? Transliterator(id: "Latin-ASCII")
 
@@ -108,5 +108,45 @@ public enum TextNormalizer {
             if b >= 0x41 && b <= 0x5A { utf8[i] = b + 0x20 }
         }
         return String(decoding: utf8, as: UTF8.self)
+    }
+}
+
+/// Text in scripts other than Latin, in Latin letters (ICU's "Any-Latin; Latin-ASCII"), a word
+/// at a time and each word once.
+///
+/// ICU runs its transforms behind one process-wide lock, and a name list repeats its words
+/// ("Анна", "Петров" thousands of times among a million names): each space-separated word is
+/// transformed once and kept (up to 65,536 words); a word all in Han characters is read a
+/// character at a time, as Han-Latin reads it ("王李" → "wang li"), so that the few thousand
+/// characters of Chinese names are each transformed once instead of every name.
+enum OtherScripts {
+    /// Words kept, in 16 shards so that threads seldom wait for one another.
+    private static let shards = (0..<16).map { _ in Locked<[String: String]>([:]) }
+    private static let shardLimit = 4_096
+
+    static func latin(_ text: String) -> String {
+        var result = ""
+        for (n, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+            if n > 0 { result += " " }
+            if word.isEmpty || word.utf8.allSatisfy({ $0 < 0x80 }) {
+                result += word
+            } else if word.unicodeScalars.allSatisfy({ $0.properties.isIdeographic }) {
+                result += word.map { cached(String($0)) }.joined(separator: " ")
+            } else {
+                result += cached(String(word))
+            }
+        }
+        return result
+    }
+
+    /// One word through ICU, or as ICU gave it before.
+    private static func cached(_ word: String) -> String {
+        let shard = shards[Int(UInt(bitPattern: word.hashValue) % 16)]
+        if let known = shard.withLock({ $0[word] }) { return known }
+        let made = (try? TextNormalizer.latinTransliterator?.transliterate(word)) ?? word
+        shard.withLock { words in
+            if words.count < shardLimit { words[word] = made }
+        }
+        return made
     }
 }

@@ -1,0 +1,73 @@
+import ParlanceText
+import Testing
+
+@testable import ParlanceResolver
+@testable import ParlanceParser
+
+/// The index's sorted posting lists: the radix sort they are built with, and one-thread and
+/// two-thread builds giving the same index.
+@Suite struct PostingsTests {
+    /// SplitMix64 with a fixed seed.
+    struct Seeded {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: [0, 1, 2, 255, 256, 257, 1_000, 70_000])
+    func radixSortSortsAsSortDoes(count: Int) {
+        var random = Seeded(state: UInt64(count))
+        // Full 64-bit values; entries as postings have them (small keys and values, bytes shared
+        // by every entry); many duplicates.
+        let shapes: [[UInt64]] = [
+            (0..<count).map { _ in random.next() },
+            (0..<count).map { _ in Postings.entry(UInt32(truncatingIfNeeded: random.next() % 5_000), UInt32(random.next() % 300_000)) },
+            (0..<count).map { _ in random.next() % 7 },
+            [UInt64](repeating: 42, count: count)
+        ]
+        for values in shapes {
+            var radix = values
+            radixSort(&radix)
+            #expect(radix == values.sorted())
+        }
+    }
+
+    @Test func postingsFindEveryValueOfAKey() {
+        var random = Seeded(state: 9)
+        var entries: [UInt64] = []
+        var expected: [UInt32: Set<UInt32>] = [:]
+        for _ in 0..<20_000 {
+            let key = UInt32(random.next() % 1_000)
+            let value = UInt32(random.next() % 100_000)
+            entries.append(Postings.entry(key, value))
+            expected[key, default: []].insert(value)
+        }
+        let postings = Postings(unsorted: entries)
+        for (key, values) in expected {
+            let range = postings.range(key)
+            let found = range.map { postings.value(at: $0) }
+            #expect(found == values.sorted(), "key \(key)")
+            #expect(postings.contains(key, values.first!, in: range))
+        }
+        #expect(postings.range(5_000).isEmpty)
+    }
+
+    @Test func oneThreadAndTwoBuildTheSameIndex() throws {
+        let names = ["Ana Lima", "Анна Петрова", "王李", "José Ramírez", "Jörg Schäfer", "さくら", "Bobo le Grand"]
+        let items = (0..<12_000).map { VocabularyItem(id: "n\($0)", phrase: names[$0 % names.count] + " \($0 % 97)") }
+        let one = try VocabularyIndex(items: items, language: "en", jobs: 1)
+        let two = try VocabularyIndex(items: items, language: "en", jobs: 2)
+        #expect(one.formText == two.formText)
+        #expect(one.wordSounds == two.wordSounds)
+        #expect(one.joinedSounds == two.joinedSounds)
+        var sounds = SoundKeys(rules: try SoundAlike.forLanguage("en"))
+        let query = NameForm("Ana Lima 5", sounds: &sounds)
+        #expect(one.candidates(for: query, limit: 32) == two.candidates(for: query, limit: 32))
+        #expect(!one.candidates(for: query, limit: 32).isEmpty)
+    }
+}

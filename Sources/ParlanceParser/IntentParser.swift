@@ -788,6 +788,11 @@ public final class IntentParser: UtteranceParser {
             }
         }
         sets["."] = dotted
+        var titles = PhraseSet()
+        for phrase in (try? NameKnowledge.shared.get())?.titlePhrases(language: grammar.language) ?? [] {
+            titles.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
+        }
+        sets[SlotOracle.titlePhrases] = titles
         return sets
     }
 }

@@ -107,6 +107,10 @@ struct SlotOracle {
     /// words may: "tell Rob I'm on Natter now").
     var mentions: [Range<Int>] = []
 
+    /// The key in `vocabularies` of the language's titles with their article ("la doctora",
+    /// "al doctor"): a person's name may open with one (`NameKnowledge.titlePhrases`).
+    static let titlePhrases = "title phrases"
+
     /// Per unit, whether one of the lexicons' phrases starts there, said exactly.
     static func valueStarts(_ units: [MatchUnit], _ enumerations: [String: PhraseLexicon]) -> [Bool] {
         let keys = units.map(\.key)
@@ -122,6 +126,8 @@ struct PhraseSet: Sendable {
     /// Phrases by word count, for near matches (kept only for small vocabularies).
     private var byLength: [Int: [[String]]] = [:]
     private(set) var longest = 0
+    /// Every word of every phrase.
+    private(set) var words: Set<String> = []
     /// Vocabularies larger than this get no near matching (it scans the phrases).
     static let nearMatchLimit = 2_000
 
@@ -129,6 +135,7 @@ struct PhraseSet: Sendable {
         guard !keys.isEmpty else { return }
         guard phrases.insert(keys).inserted else { return }
         longest = max(longest, keys.count)
+        words.formUnion(keys)
         joined.insert(keys.joined())
         if phrases.count <= Self.nearMatchLimit { byLength[keys.count, default: []].append(keys) } else { byLength = [:] }
     }
@@ -419,22 +426,32 @@ struct AutomatonMatcher {
             var result: [(Int, Double, Capture, Int)] = []
             let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
             // A name never starts with a function word ("my", "the"), unless a known phrase does
-            // ("my mom").
+            // ("my mom"), or a title with its article ("la doctora Collins", "al doctor Braun"):
+            // the title is part of the name as said, the article is not.
+            var opener = 0
+            var article = 0
             if names, oracle.notNames.contains(keys[position]) {
                 let reach = min(phrases?.longest ?? 0, limit - position)
-                guard let phrases, reach >= 1, (1...reach).contains(where: { phrases.contains(keys[position..<(position + $0)]) }) else {
+                if let phrases, reach >= 1, (1...reach).contains(where: { phrases.contains(keys[position..<(position + $0)]) }) {
+                    // a known phrase
+                } else if let titles = oracle.vocabularies[SlotOracle.titlePhrases], let length = titles.longestMatch(keys, at: position),
+                    position + length < limit
+                {
+                    opener = length
+                    while article < length, oracle.notNames.contains(keys[position + article]) { article += 1 }
+                } else {
                     return []
                 }
             }
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
-            for end in (position + 1)...min(limit, position + maxLength) {
+            for end in (position + 1 + opener)...max(position + 1 + opener, min(limit, position + maxLength)) where end <= limit {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 // Nor does such a value run across a sentence, or across a comma unless it is a
                 // list ("to the hospital, and hurry": the place ends at the comma).
                 if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) {
                     break
                 }
-                guard var items = list ? splitList(position..<end) : [position..<end] else { continue }
+                guard var items = list ? splitList((position + article)..<end) : [(position + article)..<end] else { continue }
                 if list, let phrases { items = items.flatMap { segment($0, phrases) ?? [$0] } }
                 var score = 0.0
                 var known = 0
@@ -474,7 +491,7 @@ struct AutomatonMatcher {
                 }
                 guard possible else { continue }
                 let value: CapturedValue = list ? .list(items) : .words
-                result.append((end, score, Capture(parameter: slot.parameter, range: position..<end, value: value), known))
+                result.append((end, score, Capture(parameter: slot.parameter, range: (position + article)..<end, value: value), known))
             }
             return result
         }

@@ -364,22 +364,33 @@ struct DecisionStage: ParseStage {
         // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
         if u.mentions.isEmpty, !u.appInNames {
             // A well-known place the template read is no evidence of what the request is ("a
-            // taxi to the train station": other requests say much of stations): the trained
-            // tier judges the other words.
-            let known = Self.knownPlaceUnits(frame, u, parser)
-            let vetoFeatures =
-                known.isEmpty
-                ? features
-                : parser.classifierFeatures(
-                    units: u.units.indices.filter { !known.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
-                    grammar: u.grammar, vocabularies: u.vocabularies)
-            let ranked = IntentParser.distribution(model, features: vetoFeatures, allowed: nil)
-            let none = ranked.first { $0.label == FallbackModel.none }?.p ?? 0
+            // taxi to the train station": other requests say much of stations): the trained tier
+            // judges the other words. A known contact's name in a person it read is no evidence
+            // either way ("ask Olga Ivanova for 20 euros": the trained tier has never seen the
+            // name's letters, but "text Paul Becker and Giulia Conti …" is a message because a
+            // person is named): the veto holds only if the trained tier reads none both with the
+            // name's words and without them.
+            let places = Self.knownPlaceUnits(frame, u, parser)
+            let names = Self.knownNameUnits(frame, u, parser)
+            func noneReading(leavingOut left: Set<Int>) -> (none: Double, first: String?) {
+                let vetoFeatures =
+                    left.isEmpty
+                    ? features
+                    : parser.classifierFeatures(
+                        units: u.units.indices.filter { !left.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
+                        grammar: u.grammar, vocabularies: u.vocabularies)
+                let ranked = IntentParser.distribution(model, features: vetoFeatures, allowed: nil)
+                return (ranked.first { $0.label == FallbackModel.none }?.p ?? 0, ranked.first?.label)
+            }
             // A template that had to bend is weaker evidence: the trained tier need only find
             // "none" likelier than anything else ("J'ai pris plein de photos à Lyon").
-            if none >= IntentParser.nearMissVeto
-                || (state.bent && ranked.first?.label == FallbackModel.none && none >= IntentParser.bentVeto)
-            {
+            func vetoes(_ reading: (none: Double, first: String?)) -> Bool {
+                reading.none >= IntentParser.nearMissVeto
+                    || (state.bent && reading.first == FallbackModel.none && reading.none >= IntentParser.bentVeto)
+            }
+            let reading = noneReading(leavingOut: places)
+            if vetoes(reading), names.isEmpty || vetoes(noneReading(leavingOut: places.union(names))) {
+                let none = reading.none
                 let p = (none * 1000).rounded() / 1000
                 return ParseResult(
                     intent: nil, alternatives: [frame],
@@ -415,6 +426,19 @@ struct DecisionStage: ParseStage {
 
     /// The units of the frame's places that are places the language's gazetteers know (the
     /// value as said, or with the word before it: "the train station").
+    /// The words of the person parameters (contactName vocabulary) that are words of a known
+    /// contact's name (three letters or more); the other words of the parameter stay evidence.
+    static func knownNameUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
+        guard let spec = parser.catalogue.intent(frame.name), let names = u.vocabularies["contactName"] else { return [] }
+        var known: Set<Int> = []
+        for p in frame.parameters {
+            guard let span = p.span, spec.parameter(p.name)?.vocabulary == "contactName" else { continue }
+            let range = parser.unitRange(of: span, in: u.units)
+            known.formUnion(range.filter { u.units[$0].key.count >= 3 && names.words.contains(u.units[$0].key) })
+        }
+        return known
+    }
+
     static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
         guard let spec = parser.catalogue.intent(frame.name) else { return [] }
         let sets = u.language.gazetteerSets()

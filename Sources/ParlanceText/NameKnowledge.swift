@@ -20,6 +20,9 @@ public final class NameKnowledge: Sendable {
         case particle
         /// Another spelling convention of the same letters ("joerg" for "jörg", "inyigo" for "iñigo").
         case spelling
+        /// A foreign given name written as it sounds to the speaker's language ("maikel" for
+        /// "michael" in Spanish, "yorg" for "jörg"): `respellings` in `names.json`.
+        case respelling
     }
 
     /// One way to say a phrase otherwise: its words, and why they are the same name.
@@ -60,6 +63,7 @@ public final class NameKnowledge: Sendable {
     private let spellings: [Spelling]
     private let possessiveWords: Set<String>
     private let relationPhrasesByLanguage: [String: [String]]
+    private let titlePhrasesByLanguage: [String: [String]]
     /// The one-word particles and titles ("dr", "jr", "mme"), as keys: a "." after one of them
     /// is an abbreviation's, not a sentence's end.
     public let titleWords: Set<String>
@@ -90,6 +94,7 @@ public final class NameKnowledge: Sendable {
         var givenNames: [String: Set<[String]>] = [:]
         var particles: [String: Set<[String]>] = [:]
         var relationPhrases: [String: [String]] = [:]
+        var titlePhrases: [String: [String]] = [:]
         var diminutives: Set<String> = []
         func words(_ text: String) -> [String] { NameWords.split(TextNormalizer.key(text)) }
         func add(_ from: [String], _ to: [String], _ kind: Kind) {
@@ -108,6 +113,15 @@ public final class NameKnowledge: Sendable {
             for (key, forms) in data.givenNames {
                 givenNames[key, default: []].formUnion(forms.map(words))
                 givenNames[key, default: []].insert(words(key))
+            }
+            for (name, forms) in data.respellings ?? [:] {
+                for form in forms { add(words(form), words(name), .respelling) }
+            }
+            // The spellings of one name that the language's sound-alike rules hold equal
+            // ("Sean", "Shawn", "Shaun"): the same name whatever the language of the request.
+            let soundAlike = try LanguageResources.load(SoundAlikeData.self, file: "soundalike.json", language: language)
+            for group in soundAlike.equivalents {
+                for a in group { for b in group { add(words(a), words(b), .respelling) } }
             }
             for (relation, forms) in data.relations {
                 guard Self.relationships.contains(relation) else {
@@ -135,8 +149,13 @@ public final class NameKnowledge: Sendable {
             }
             possessives.formUnion((data.possessives ?? []).map { TextNormalizer.key($0) })
             diminutives.formUnion((data.diminutives ?? []).map { TextNormalizer.key($0) }.filter { !$0.isEmpty })
-            let words = data.relations.values.flatMap { $0 }.sorted()
-            relationPhrases[language] = (data.possessives ?? []).flatMap { p in words.map { "\(p) \($0)" } }
+            let relationWords = data.relations.values.flatMap { $0 }.sorted()
+            relationPhrases[language] = (data.possessives ?? []).flatMap { p in relationWords.map { "\(p) \($0)" } }
+            // "[article] title": a form of several words ending in one of its group's one-word forms.
+            titlePhrases[language] = data.particles.values.flatMap { forms in
+                let single = Set(forms.map(words).filter { $0.count == 1 }.map { $0[0] })
+                return forms.filter { words($0).count > 1 && words($0).last.map(single.contains) == true }
+            }.sorted()
         }
         for group in givenNames.values {
             for a in group { for b in group { add(a, b, .acrossLanguages) } }
@@ -159,6 +178,7 @@ public final class NameKnowledge: Sendable {
         self.spellings = Array(Set(spellings)).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
         self.possessiveWords = possessives
         self.relationPhrasesByLanguage = relationPhrases
+        self.titlePhrasesByLanguage = titlePhrases
         self.titleWords = Set(particles.values.flatMap { $0 }.filter { $0.count == 1 }.map { $0[0] })
         var names: Set<String> = []
         for (from, replacements) in equivalents where from.count == 1 {
@@ -185,6 +205,13 @@ public final class NameKnowledge: Sendable {
     /// resolver still reads them.)
     public func relationPhrases(language: String) -> [String] {
         relationPhrasesByLanguage[language] ?? []
+    }
+
+    /// The language's titles and particles said with an article, as written ("la doctora", "al
+    /// doctor", "el pequeño": a form of several words ending in a one-word form of the same
+    /// particle): a name may open with one although an article never starts a name.
+    public func titlePhrases(language: String) -> [String] {
+        titlePhrasesByLanguage[language] ?? []
     }
 
     /// Every word for `relationship`, as compared (folded words): the names a contact called by
@@ -273,6 +300,9 @@ struct NamesData: Decodable, Sendable {
     var nicknames: [String: [String]]
     /// A given name's forms in this language, by its English form: "william" → ["guillaume"].
     var givenNames: [String: [String]]
+    /// Foreign given names as this language's speakers write them by ear: "michael" →
+    /// ["maikel", "maicol"] in Spanish. Read one way: the respelling stands for the name.
+    var respellings: [String: [String]]?
     /// Words for each relationship: "mother" → ["mom", "mum"].
     var relations: [String: [String]]
     /// Words for each particle or title: "great" → ["the great"].

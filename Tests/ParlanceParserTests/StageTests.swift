@@ -124,6 +124,44 @@ import Testing
         #expect(DecisionStage.knownPlaceUnits(otherFrame, try utterance(other, parser), parser).isEmpty)
     }
 
+    static let titled = try! ParserContext.decode(
+        Data(
+            #"""
+            {"apps": [{"name": "MonkeyPay", "intents": ["sendPayment", "requestPayment"], "userVocabulary": {"contactName": [
+              {"id": "sv", "phrase": "Svetlana Kuznetsova"}, {"id": "el", "phrase": "Dra. Elena Navarro"},
+              {"id": "gr", "phrase": "Dott. Giorgio Rinaldi"}]}}, {"name": "MonkeyCall", "intents": ["startCall"]}]}
+            """#.utf8), file: "titled")
+
+    @Test func aKnownContactsNameIsNoEvidenceForTheVeto() throws {
+        let parser = try IntentParser(context: Self.titled)
+        let text = "pídele 30 euros a Svetlana Kuznetsova"
+        let result = try parser.parse(text, locale: ParlanceLocale("es-ES"), referenceTime: Self.time)
+        let frame = try #require(result.intent, "\(result.explanation)")
+        #expect(frame.name == "requestPayment")
+        // The name's words are left out of what the veto reads; a name nobody has is kept, and
+        // so are the words of the person parameter that are not a known name's.
+        let u = try utterance(text, parser, locale: "es-ES")
+        #expect(DecisionStage.knownNameUnits(frame, u, parser).map { u.units[$0].key }.sorted() == ["kuznetsova", "svetlana"])
+        let other = "pídele 30 euros a Ludmila Petrenko"
+        let otherResult = try parser.parse(other, locale: ParlanceLocale("es-ES"), referenceTime: Self.time)
+        let otherFrame = try #require(otherResult.intent ?? otherResult.alternatives.first)
+        #expect(DecisionStage.knownNameUnits(otherFrame, try utterance(other, parser, locale: "es-ES"), parser).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("es-ES", "llama a la doctora Navarro", "doctora Navarro"), ("es-ES", "llama al doctor Navarro", "doctor Navarro"),
+        ("es-ES", "llama a la señora Kuznetsova", "señora Kuznetsova"), ("it-IT", "chiama il dottor Rinaldi", "dottor Rinaldi"),
+        ("it-IT", "chiama la dottoressa Navarro", "dottoressa Navarro"), ("pt-BR", "liga pra doutora Navarro", "doutora Navarro"),
+        ("fr-FR", "appelle le docteur Rinaldi", "docteur Rinaldi")
+    ])
+    func aTitleWithItsArticleOpensAName(locale: String, text: String, name: String) throws {
+        // An article never starts a name, but a title with its article does ("la doctora
+        // Navarro"); the title is part of the name as said, the article is not.
+        let result = try IntentParser(context: Self.titled).parse(text, locale: ParlanceLocale(locale), referenceTime: Self.time)
+        let frame = try #require(result.intent, "\(text): \(result.explanation)")
+        #expect(frame.name == "startCall" && frame.parameters.map(\.raw) == [name], "\(text): \(frame.parameters.map(\.raw))")
+    }
+
     @Test(arguments: [
         ("en-US", "set an alarm to call mom"), ("en-US", "hey siri, wake me up at seven to call Bobo"),
         ("es-ES", "Oye, recuérdame llamar a Bobo mañana"), ("fr-FR", "Rappelle-moi de payer Bobo ce soir"),

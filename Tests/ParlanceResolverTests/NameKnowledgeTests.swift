@@ -85,6 +85,46 @@ import Testing
         }
     }
 
+    /// Every `respellings` entry of every language reads as the name it spells: "maikel" →
+    /// "michael" (as a respelling, or by a stronger claim: "inyigo" is a spelling of "iñigo",
+    /// "ralf" the German form of "ralph").
+    @Test(arguments: LanguageResources.availableLanguages)
+    func everyRespellingReadsAsItsName(language: String) throws {
+        let knowledge = try NameKnowledge.shared.get()
+        func words(_ text: String) -> [String] { NameWords.split(TextNormalizer.key(text)) }
+        let respellings = try Self.respellings(language)
+        for (name, forms) in respellings {
+            for form in forms where words(form) != words(name) {
+                let variants = knowledge.variants(of: words(form))
+                #expect(
+                    variants.contains { $0.words == words(name) },
+                    "\(language)/names.json: \(form) does not read as \(name)")
+            }
+        }
+    }
+
+    /// A foreign given name written as it sounds reaches the contact for confirmation, and says so.
+    @Test(arguments: [("es", "es-ES"), ("it", "it-IT"), ("pt", "pt-BR")])
+    func aRespelledGivenNameAsksForConfirmation(language: String, locale: String) throws {
+        let respellings = try Self.respellings(language)
+        #expect(respellings.count >= 100, "\(language)/names.json: respellings")
+        let (name, forms) = try #require(respellings.sorted { $0.key < $1.key }.first { !$0.value.isEmpty })
+        let resolver = Resolver(
+            context: try Support.context(contacts: [VocabularyItem(id: "x", phrase: "\(name) Okonkwo")] + Self.contacts))
+        let answer = try resolver.resolve("\(forms[0]) Okonkwo", app: "MonkeyChat", type: "contactName", locale: ParlanceLocale(locale))
+        #expect(
+            answer.resolution.kind == .confirmationRequired && Support.ids(answer.resolution) == ["x"], "\(forms[0]): \(answer.resolution)")
+        #expect(
+            answer.candidates.first?.match.variant?.hasPrefix("respelling:") == true,
+            "\(String(describing: answer.candidates.first?.match))")
+    }
+
+    static func respellings(_ language: String) throws -> [String: [String]] {
+        let url = try #require(LanguageResources.directory?.appendingPathComponent(language).appendingPathComponent("names.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        return object["respellings"] as? [String: [String]] ?? [:]
+    }
+
     @Test func variantsAreBoundedAndStable() throws {
         let knowledge = try NameKnowledge.shared.get()
         let first = knowledge.variants(of: ["bob", "hart"])

@@ -1,8 +1,8 @@
 import ParlanceText
 import Testing
 
-@testable import ParlanceResolver
 @testable import ParlanceParser
+@testable import ParlanceResolver
 
 /// The index's sorted posting lists: the radix sort they are built with, and one-thread and
 /// two-thread builds giving the same index.

@@ -7,21 +7,9 @@ import Testing
 /// The index's sorted posting lists: the radix sort they are built with, and one-thread and
 /// two-thread builds giving the same index.
 @Suite struct PostingsTests {
-    /// SplitMix64 with a fixed seed.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [0, 1, 2, 255, 256, 257, 1_000, 70_000])
     func radixSortSortsAsSortDoes(count: Int) {
-        var random = Seeded(state: UInt64(count))
+        var random = SplitMix64(seed: UInt64(count))
         // Full 64-bit values; entries as postings have them (small keys and values, bytes shared
         // by every entry); many duplicates.
         let shapes: [[UInt64]] = [
@@ -38,7 +26,7 @@ import Testing
     }
 
     @Test func postingsFindEveryValueOfAKey() {
-        var random = Seeded(state: 9)
+        var random = SplitMix64(seed: 9)
         var entries: [UInt64] = []
         var expected: [UInt32: Set<UInt32>] = [:]
         for _ in 0..<20_000 {

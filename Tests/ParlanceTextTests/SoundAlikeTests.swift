@@ -56,7 +56,7 @@ import Testing
                 "aeiouybcdfghjklmnpqrstvwxz".unicodeScalars)
         )
         .sorted()
-        var random = SystemRandomNumberGenerator.Seeded(seed: 7)
+        var random = SplitMix64(seed: 7)
         for _ in 0..<3_000 {
             var word = String.UnicodeScalarView()
             for _ in 0..<(1 + Int(random.next() % 9)) { word.append(letters[Int(random.next() % UInt64(letters.count))]) }
@@ -95,20 +95,5 @@ import Testing
     @Test func namesSplitIntoWords() {
         #expect(NameWords.split("jean-pierre o'brien jr.") == ["jean", "pierre", "o", "brien", "jr"])
         #expect(NameWords.split("  ") == [])
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// SplitMix64 with a fixed seed: the same random words on every run.
-    struct Seeded {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -432,19 +432,21 @@ struct AutomatonMatcher {
             var article = 0
             if names, oracle.notNames.contains(keys[position]) {
                 let reach = min(phrases?.longest ?? 0, limit - position)
-                if let phrases, reach >= 1, (1...reach).contains(where: { phrases.contains(keys[position..<(position + $0)]) }) {
-                    // a known phrase
-                } else if let titles = oracle.vocabularies[SlotOracle.titlePhrases], let length = titles.longestMatch(keys, at: position),
-                    position + length < limit
-                {
+                let knownPhrase =
+                    reach >= 1 && (1...reach).contains { length in phrases?.contains(keys[position..<(position + length)]) == true }
+                if !knownPhrase {
+                    guard let titles = oracle.vocabularies[SlotOracle.titlePhrases], let length = titles.longestMatch(keys, at: position)
+                    else { return [] }
                     opener = length
                     while article < length, oracle.notNames.contains(keys[position + article]) { article += 1 }
-                } else {
-                    return []
                 }
             }
+            // A title opening the name is followed by at least one word of it.
+            let first = position + 1 + opener
+            let last = min(limit, position + maxLength)
+            guard first <= last else { return [] }
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
-            for end in (position + 1 + opener)...max(position + 1 + opener, min(limit, position + maxLength)) where end <= limit {
+            for end in first...last {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 // Nor does such a value run across a sentence, or across a comma unless it is a
                 // list ("to the hospital, and hurry": the place ends at the comma).

@@ -424,8 +424,6 @@ struct DecisionStage: ParseStage {
         return trained.intent?.name == top.label ? trained : decided
     }
 
-    /// The units of the frame's places that are places the language's gazetteers know (the
-    /// value as said, or with the word before it: "the train station").
     /// The words of the person parameters (contactName vocabulary) that are words of a known
     /// contact's name (three letters or more); the other words of the parameter stay evidence.
     static func knownNameUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
@@ -439,6 +437,8 @@ struct DecisionStage: ParseStage {
         return known
     }
 
+    /// The units of the frame's places that are places the language's gazetteers know (the
+    /// value as said, or with the word before it: "the train station").
     static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
         guard let spec = parser.catalogue.intent(frame.name) else { return [] }
         let sets = u.language.gazetteerSets()

@@ -76,7 +76,6 @@ struct Postings: Sendable {
     /// The value at a position of a range.
     func value(at position: Int) -> UInt32 { UInt32(truncatingIfNeeded: entries[position]) }
 
-    /// Whether `key` holds `value`, searching only within `range` (the key's range).
     /// The first position from `start` on, within `range`, whose entry is not below `target`:
     /// gallops forward from `start`, so that checking ascending values one after another against
     /// one key's run costs a few steps each instead of a search of the whole run.
@@ -93,12 +92,6 @@ struct Postings: Sendable {
     /// Whether the entry at `position` is `key` holding `value`.
     func holds(_ key: UInt32, _ value: UInt32, at position: Int, in range: Range<Int>) -> Bool {
         position < range.upperBound && entries[position] == Self.entry(key, value)
-    }
-
-    func contains(_ key: UInt32, _ value: UInt32, in range: Range<Int>) -> Bool {
-        let target = Self.entry(key, value)
-        let low = lowerBound(target, in: range)
-        return low < range.upperBound && entries[low] == target
     }
 }
 

@@ -278,18 +278,18 @@ public final class VocabularyIndex: Sendable {
         }
         /// The joined form, its sound, or a query word (exact and approximate together).
         func group(_ bit: Int) -> Int { bit < 2 ? bit : 2 + (bit - 2) / 2 }
-        let ranges = sources.map(\.range)
         // (form << 8 | bit) for every entry of the short lists. A group whose lists are all
         // long reads the first `postingLimit` entries of each; the joined form's are always
         // read, so whole-name matches are never missed.
         var hits: [UInt64] = []
         var long: [Int] = []
         var groupsWithShortList: UInt64 = 0
-        for (s, r) in ranges.enumerated() where !r.isEmpty && r.count <= postingLimit {
-            groupsWithShortList |= 1 << UInt64(group(sources[s].bit))
+        for source in sources where !source.range.isEmpty && source.range.count <= postingLimit {
+            groupsWithShortList |= 1 << UInt64(group(source.bit))
         }
-        for (s, r) in ranges.enumerated() where !r.isEmpty {
-            let bit = sources[s].bit
+        for (s, source) in sources.enumerated() where !source.range.isEmpty {
+            let r = source.range
+            let bit = source.bit
             if r.count <= postingLimit {
                 // An approximate word (a sound-alike key, a one-edit neighbour) is weak evidence
                 // and a short query word has hundreds of neighbours: the most important

@@ -37,9 +37,10 @@ public struct SoundAlike: Sendable {
             for spelling in group { map[TextNormalizer.latin(spelling)] = canonical }
         }
         equivalents = map
-        rules = TransformRules(data.rules.joined(separator: "\n"))
+        let ruleText = data.rules.joined(separator: "\n")
+        rules = TransformRules(ruleText)
         do {
-            transform = try Transliterator(id: "Parlance-SoundAlike-\(language)", rules: data.rules.joined(separator: "\n"))
+            transform = try Transliterator(id: "Parlance-SoundAlike-\(language)", rules: ruleText)
         } catch {
             throw LanguageDataError(file: "\(language)/soundalike.json", message: "rules: \(error)")
         }
@@ -47,16 +48,19 @@ public struct SoundAlike: Sendable {
 
     /// The key of one word, given in its Latin folded form (`TextNormalizer.latin`).
     public func key(ofWord word: String) -> String {
-        let word = equivalents[word] ?? WordLength.cut(word) ?? word
+        let word = prepared(word)
         if let rules { return rules.apply(word) }
         return (try? transform.transliterate(word)) ?? word
     }
 
     /// `key(ofWord:)` as ICU computes it, for checking `TransformRules` against ICU.
     func icuKey(ofWord word: String) -> String {
-        let word = equivalents[word] ?? WordLength.cut(word) ?? word
+        let word = prepared(word)
         return (try? transform.transliterate(word)) ?? word
     }
+
+    /// The word the rules read: its group's first spelling, or the word cut to a name's length.
+    private func prepared(_ word: String) -> String { equivalents[word] ?? WordLength.cut(word) ?? word }
 
     /// Whether the rules run without ICU (`TransformRules` reads them).
     var runsWithoutICU: Bool { rules != nil }

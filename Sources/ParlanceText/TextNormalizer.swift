@@ -116,13 +116,15 @@ public enum TextNormalizer {
 ///
 /// ICU runs its transforms behind one process-wide lock, and a name list repeats its words
 /// ("Анна", "Петров" thousands of times among a million names): each space-separated word is
-/// transformed once and kept (up to 65,536 words); a word all in Han characters is read a
+/// transformed once and kept (up to 65,536 words of at most 64 bytes: a longer one is
+/// transformed every time, so that hostile text cannot fill memory); a word all in Han characters is read a
 /// character at a time, as Han-Latin reads it ("王李" → "wang li"), so that the few thousand
 /// characters of Chinese names are each transformed once instead of every name.
 enum OtherScripts {
     /// Words kept, in 16 shards so that threads seldom wait for one another.
     private static let shards = (0..<16).map { _ in Locked<[String: String]>([:]) }
     private static let shardLimit = 4_096
+    private static let longestKept = 64
 
     static func latin(_ text: String) -> String {
         var result = ""
@@ -144,8 +146,10 @@ enum OtherScripts {
         let shard = shards[Int(UInt(bitPattern: word.hashValue) % 16)]
         if let known = shard.withLock({ $0[word] }) { return known }
         let made = (try? TextNormalizer.latinTransliterator?.transliterate(word)) ?? word
-        shard.withLock { words in
-            if words.count < shardLimit { words[word] = made }
+        if word.utf8.count <= longestKept {
+            shard.withLock { words in
+                if words.count < shardLimit { words[word] = made }
+            }
         }
         return made
     }

@@ -35,12 +35,29 @@ import Testing
             entries.append(Postings.entry(key, value))
             expected[key, default: []].insert(value)
         }
+        // A long run, as a common word has: the cursor must jump far and land exactly.
+        for value in stride(from: UInt32(0), to: 60_000, by: 3) {
+            entries.append(Postings.entry(7_777, value))
+            expected[7_777, default: []].insert(value)
+        }
         let postings = Postings(unsorted: entries)
         for (key, values) in expected {
             let range = postings.range(key)
             let found = range.map { postings.value(at: $0) }
             #expect(found == values.sorted(), "key \(key)")
-            #expect(postings.contains(key, values.first!, in: range))
+            // Ascending values checked one after another with a cursor that only moves on (as
+            // a long list is checked for the forms found): every 97th value, held or not, then
+            // every value of the key divisible by 7.
+            var cursor = range.lowerBound
+            for value in stride(from: UInt32(0), to: 100_000, by: 97) {
+                cursor = postings.seek(Postings.entry(key, value), from: cursor, in: range)
+                #expect(postings.holds(key, value, at: cursor, in: range) == values.contains(value), "key \(key), value \(value)")
+            }
+            cursor = range.lowerBound
+            for value in values.sorted() where value % 7 == 0 {
+                cursor = postings.seek(Postings.entry(key, value), from: cursor, in: range)
+                #expect(postings.holds(key, value, at: cursor, in: range), "key \(key), value \(value)")
+            }
         }
         #expect(postings.range(5_000).isEmpty)
     }

@@ -103,6 +103,25 @@ import Testing
         }
     }
 
+    /// The spellings one language's sound-alike rules hold equal ("Sean", "Shawn") read as
+    /// each other in a request of any language.
+    @Test(arguments: LanguageResources.availableLanguages)
+    func soundAlikeEquivalentsReadAsEachOther(language: String) throws {
+        let knowledge = try NameKnowledge.shared.get()
+        func words(_ text: String) -> [String] { NameWords.split(TextNormalizer.key(text)) }
+        let url = try #require(LanguageResources.directory?.appendingPathComponent(language).appendingPathComponent("soundalike.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let groups = try #require(object["equivalents"] as? [[String]])
+        for group in groups {
+            for a in group {
+                let variants = knowledge.variants(of: words(a))
+                for b in group where words(b) != words(a) {
+                    #expect(variants.contains { $0.words == words(b) }, "\(language)/soundalike.json: \(a) does not read as \(b)")
+                }
+            }
+        }
+    }
+
     /// A foreign given name written as it sounds reaches the contact for confirmation, and says so.
     @Test(arguments: [("es", "es-ES"), ("it", "it-IT"), ("pt", "pt-BR")])
     func aRespelledGivenNameAsksForConfirmation(language: String, locale: String) throws {

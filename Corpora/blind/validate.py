@@ -3,6 +3,9 @@
 catalogue, the annotation guide and Corpora/contexts/blind.json. Format only: it never runs
 the parser, so a writer learns nothing about what Parlance understands.
     python3 Corpora/blind/validate.py Corpora/blind/en-US [--min-lines 400]
+    python3 Corpora/blind/validate.py --wave 2 Corpora/blind-second-wave/en-US [--min-lines 150]
+With --wave 2 the folder holds second-wave lines (notes, bills and accounts, restaurants,
+ride follow-ups): every second-wave intent must appear; first-wave intents may too.
 """
 import json, os, sys, collections
 
@@ -31,15 +34,56 @@ PHOTO = {"albumName": "str", "searchTerms": "list", "peopleInPhoto": "list", "lo
          "dateCreated": "range", "includedAttributes": "enumlist:photo,video,favorite,selfie,screenshot,panorama"}
 INTENTS["searchForPhotos"] = ("photos", PHOTO)
 INTENTS["startPhotoPlayback"] = ("photos", PHOTO)
+FIRST_WAVE = set(INTENTS)
+NOTE_TRIGGERS = {"spatialEventTrigger": "spatial", "temporalEventTrigger": "temporal"}
+BILLS = "autoInsurance,cable,carLoan,creditCard,electricity,gas,healthInsurance,homeInsurance,internet,mortgage,phone,rent,studentLoan,trafficTicket,tuition,water"
+INTENTS.update({
+    "createNote": ("notes", {"title": "str", "content": "str", "groupName": "str"}),
+    "appendToNote": ("notes", {"targetNote": "str", "content": "str"}),
+    "addTasks": ("notes", {"targetTaskList": "str", "taskTitles": "list", **NOTE_TRIGGERS, "priority": "enum:flagged,notFlagged"}),
+    "createTaskList": ("notes", {"title": "str", "taskTitles": "list", "groupName": "str"}),
+    "searchForNotebookItems": ("notes", {"title": "str", "content": "str", "itemType": "enum:note,taskList,task",
+                                         "status": "enum:completed,notCompleted", "location": "str", "dateTime": "range"}),
+    "setTaskAttribute": ("notes", {"targetTask": "str", "status": "enum:completed,notCompleted", **NOTE_TRIGGERS}),
+    "deleteTasks": ("notes", {"taskList": "str", "tasks": "list", "all": "bool"}),
+    "payBill": ("payments", {"billPayee": "str", "fromAccount": "str", "transactionAmount": "amount",
+                             "transactionScheduledDate": "date", "transactionNote": "str", "billType": "enum:" + BILLS, "dueDate": "date"}),
+    "searchForBills": ("payments", {"billPayee": "str", "paymentDateRange": "range", "billType": "enum:" + BILLS,
+                                    "status": "enum:paid,unpaid,overdue", "dueDateRange": "range"}),
+    "transferMoney": ("payments", {"fromAccount": "str", "toAccount": "str", "transactionAmount": "amount",
+                                   "transactionScheduledDate": "date", "transactionNote": "str"}),
+    "searchForAccounts": ("payments", {"fromAccount": "str", "accountType": "enum:checking,saving,credit,investment,mortgage,prepaid",
+                                       "organizationName": "str", "requestedBalanceType": "enum:points,miles"}),
+    "bookRestaurantReservation": ("restaurants", {"restaurant": "str", "bookingDateComponents": "when", "partySize": "number",
+                                                  "guestProvidedSpecialRequestText": "str"}),
+    "getAvailableRestaurantReservationBookings": ("restaurants", {"restaurant": "str", "partySize": "number",
+                                                                  "preferredBookingDateComponents": "when"}),
+    "cancelRide": ("rides", {}),
+    "sendRideFeedback": ("rides", {"rating": "number", "tip": "amount"}),
+})
+SECOND_WAVE = set(INTENTS) - FIRST_WAVE
+WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+
+def is_date(v):
+    return isinstance(v, str) and len(v) == 10 and v[4] == "-" and v[7] == "-"
+
+
+def is_datetime(v):
+    return isinstance(v, str) and "T" in v and v[-6] in "+-"
+
+
 TAGS = {"verbified", "app-leading", "app-trailing", "app-middle", "no-app", "wake-word", "polite", "asr",
         "misspelled", "verbose", "short", "multi-recipient", "near-miss", "wrong-app", "unavailable-app",
-        "installed-app", "partial-app", "second-wave", "typo", "spoken", "formal", "slang"}
+        "installed-app", "partial-app", "second-wave", "typo", "spoken", "formal", "slang", "trigger"}
 
 
 def main():
     args = sys.argv[1:]
+    wave = int(args[args.index("--wave") + 1]) if "--wave" in args else 1
+    if "--wave" in args: del args[args.index("--wave"):args.index("--wave") + 2]
     folder = args[0]
-    min_lines = int(args[args.index("--min-lines") + 1]) if "--min-lines" in args else 200
+    min_lines = int(args[args.index("--min-lines") + 1]) if "--min-lines" in args else (150 if wave == 2 else 200)
     here = os.path.dirname(os.path.abspath(__file__))
     ctx = json.load(open(os.path.join(here, "..", "contexts", "blind.json")))
     apps = {a["name"]: set(a["intents"]) for a in ctx["apps"]}
@@ -113,14 +157,34 @@ def main():
                         err(f"{name}: must be {{\"amount\": number, \"currency\": \"ISO\"}}")
                 elif kind == "range":
                     if not (isinstance(value, dict) and "start" in value and "end" in value): err(f"{name}: must be {{start, end}}")
+                elif kind == "date":
+                    if not is_date(value): err(f"{name}: a plain date, YYYY-MM-DD")
+                elif kind == "when":
+                    ok = is_date(value) or is_datetime(value) or (isinstance(value, dict) and set(value) == {"start", "end"})
+                    if not ok: err(f"{name}: a date, a date-time with offset, or a {{start, end}} range")
+                elif kind == "spatial":
+                    if not (isinstance(value, dict) and set(value) == {"event", "place"} and value["event"] in ("arrive", "depart")
+                            and isinstance(value["place"], str) and value["place"] in text):
+                        err(f"{name}: must be {{\"event\": arrive|depart, \"place\": substring}}")
+                elif kind == "temporal":
+                    rec = value.get("recurrence") if isinstance(value, dict) else None
+                    ok = isinstance(value, dict) and set(value) <= {"start", "recurrence"} and value
+                    if ok and "start" in value: ok = is_date(value["start"]) or is_datetime(value["start"])
+                    if ok and rec is not None:
+                        ok = (isinstance(rec, dict) and set(rec) <= {"frequency", "weekdays", "dayPart"}
+                              and rec.get("frequency") in ("daily", "weekly", "monthly", "yearly")
+                              and all(w in WEEKDAYS for w in rec.get("weekdays", []))
+                              and rec.get("dayPart", "morning") in ("morning", "afternoon", "evening"))
+                    if not ok: err(f"{name}: must be {{\"start\"?, \"recurrence\"?: {{frequency, weekdays?, dayPart?}}}}")
                 elif kind == "datetime":
                     if not (isinstance(value, str) and "T" in value and value[-6] in "+-"): err(f"{name}: full ISO 8601 with offset")
     print(f"{folder}: {n} lines, {ood} out of domain ({ood / max(n, 1):.0%})")
     print("intents:", dict(sorted(intents.items())))
     print("tags:", dict(sorted(tags.items())))
-    missing = [i for i in INTENTS if intents[i] == 0]
+    wanted = SECOND_WAVE if wave == 2 else FIRST_WAVE
+    missing = [i for i in INTENTS if i in wanted and intents[i] == 0]
     if missing: errors.append(f"intents never used: {missing}")
-    missing_p = [f"{i}.{p}" for i, (_, s) in INTENTS.items() for p in s if params[f"{i}.{p}"] == 0 and i not in ("startPhotoPlayback",)]
+    missing_p = [f"{i}.{p}" for i, (_, s) in INTENTS.items() if i in wanted for p in s if params[f"{i}.{p}"] == 0 and i not in ("startPhotoPlayback",)]
     if missing_p: print("parameters never used (each should appear at least once):", missing_p)
     if n < min_lines: errors.append(f"only {n} lines, at least {min_lines} wanted")
     if ood < 0.2 * n: errors.append(f"only {ood} out-of-domain lines, at least 20 % wanted")

@@ -1,8 +1,9 @@
 """Prints the table of results (Parlance.docc/Results.md) on the public dev splits from the eval reports.
 
 Per corpus and locale: out-of-domain lines and their rejection, and, for in-domain lines
-whose intent Parlance's catalogue has ("first wave"), how many and the share given the right
-intent. Lines of intents the catalogue does not have yet are left out of that share.
+of the first-wave intents and of the second-wave intents (issue 13: notes and lists, bills
+and accounts, restaurants, ride follow-ups), how many and the share given the right intent.
+Lines of intents the catalogue does not have are left out of those shares.
 """
 import json
 import os
@@ -15,18 +16,30 @@ FIRST_WAVE = {
     "searchForPhotos", "startPhotoPlayback",
 }
 
+SECOND_WAVE = {
+    "createNote", "appendToNote", "addTasks", "createTaskList", "searchForNotebookItems", "setTaskAttribute", "deleteTasks",
+    "payBill", "searchForBills", "transferMoney", "searchForAccounts",
+    "bookRestaurantReservation", "getAvailableRestaurantReservationBookings", "cancelRide", "sendRideFeedback",
+}
+
+
+def share(r, wave):
+    lines = {k: v for k, v in r["perIntent"].items() if k in wave and v["expected"] > 0}
+    expected = sum(v["expected"] for v in lines.values())
+    correct = sum(v["correct"] for v in lines.values())
+    return expected, (f"{correct / expected:.3f}" if expected else "–")
+
+
 root = sys.argv[1]
-print("| corpus | locale | out-of-domain lines | rejection | first-wave lines | right intent |")
-print("|---|---|---:|---:|---:|---:|")
+print("| corpus | locale | out-of-domain lines | rejection | first-wave lines | right intent | second-wave lines | right intent |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
 for name in ["clinc150", "sgd", "xsid", "homeassistant"]:
     path = os.path.join(root, name, "report.json")
     if not os.path.exists(path):
         continue
     report = json.load(open(path))
     for locale, r in sorted(report["locales"].items()):
-        first = {k: v for k, v in r["perIntent"].items() if k in FIRST_WAVE and v["expected"] > 0}
-        expected = sum(v["expected"] for v in first.values())
-        correct = sum(v["correct"] for v in first.values())
-        share = f"{correct / expected:.3f}" if expected else "–"
+        first, first_share = share(r, FIRST_WAVE)
+        second, second_share = share(r, SECOND_WAVE)
         rejection = f"{r['outOfDomainRejection']:.3f}" if r["outOfDomain"] else "–"
-        print(f"| {name} | {locale} | {r['outOfDomain']:,} | {rejection} | {expected:,} | {share} |")
+        print(f"| {name} | {locale} | {r['outOfDomain']:,} | {rejection} | {first:,} | {first_share} | {second:,} | {second_share} |")

@@ -7,7 +7,7 @@ struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print utterances generated from a language's templates, as annotated corpus records (JSON Lines).",
         discussion: """
-            Each first-wave intent's templates (Grammar/Languages/<code>/*.sentences) with their slots filled \
+            Each catalogue intent's templates (Grammar/Languages/<code>/*.sentences) with their slots filled \
             from the language's gazetteer.json (people, places, message texts, amounts, dates, workouts, \
             albums…), its enum lexicon and the context's app names. Names, places and texts are annotated \
             with their surface values (typed values and enum cases are left to the text layer and the \

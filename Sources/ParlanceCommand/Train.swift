@@ -8,8 +8,8 @@ struct Train: ParsableCommand {
         abstract: "Train the trained tier (intent classifier and parameter tagger) from annotated corpora.",
         discussion: """
             Reads every .jsonl file under the given folders (records.md input records with "expected"), \
-            groups records by language and writes OUT/<language>.plm. Intents outside the catalogue's \
-            first wave (and out-of-domain lines) teach the classifier "none". The tagger learns from every \
+            groups records by language and writes OUT/<language>.plm. Intents outside the catalogue \
+            (and out-of-domain lines) teach the classifier "none". The tagger learns from every \
             record whose parameters are annotated: not from lines marked "annotation": "intent-only", nor from \
             the files under an --intent-only path (corpora labelled with intents only, such as CLINC150). \
             A fixed tenth of every source (FallbackTrainer.isAside: by dialogue, test case or sentence \

@@ -50,6 +50,12 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
         /// Typed values the text layer reads: an amount with its currency, a decimal number, a whole
         /// number, a date, a date range, a date with a time, and yes or no.
         case currencyAmount, number, integer, date, dateRange, dateTime, boolean
+        /// When a reminder fires: a date, a date-time or a repetition ("tomorrow at 9", "every
+        /// Monday"), as `TemporalTrigger`.
+        case temporalTrigger
+        /// Where a reminder fires: arriving at or leaving a place ("when I get home"), as
+        /// `SpatialTrigger`.
+        case spatialTrigger
         /// One of `values`, said in the language's words (`values.json`).
         case `enum`
     }
@@ -92,5 +98,5 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
     }
 
     /// Free-text slots: their extent is found by the template around them.
-    var isFreeText: Bool { [.person, .place, .string, .text].contains(type) }
+    var isFreeText: Bool { [.person, .place, .string, .text, .spatialTrigger].contains(type) }
 }

@@ -650,13 +650,15 @@ public final class IntentParser: UtteranceParser {
     }
 
     func value(_ entity: Entity, for p: ParameterSpec) -> ParameterValue {
-        switch entity.value {
+        if p.type == .temporalTrigger, let trigger = TemporalTrigger(entity.value) { return .temporalTrigger(trigger) }
+        return switch entity.value {
         case .number(let n): .number(n)
         case .currencyAmount(let a): .currencyAmount(a)
         case .date(let d): p.type == .dateRange ? .dateRange(DateRange(start: d, end: d)) : .date(d)
         case .dateRange(let r): .dateRange(r)
         case .dateTime(let t): .date(t)
         case .duration(let m), .distance(let m), .energy(let m): .number(m.amount)
+        case .recurrence(let r): .text(r.start ?? r.frequency.rawValue)
         }
     }
 

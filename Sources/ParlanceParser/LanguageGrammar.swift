@@ -52,6 +52,17 @@ final class LanguageGrammar: Sendable {
     /// Words that imply an enum value anywhere in a request of an intent with that parameter
     /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").
     let cues: [String: Cues]
+    /// Phrases that say a reminder fires on arriving at or leaving the place after them ("when
+    /// I get", "cuando salga de"), by event (`lexicon.json` "triggers").
+    let triggers: PhraseLexicon
+    /// Phrases that say a number of people ("me and my wife" → 2), by integer parameter
+    /// (`lexicon.json` "counts").
+    let counts: [String: PhraseLexicon]
+    /// Words that name a kind of item, by vocabulary type ("list", "note" for notebookItemTitle;
+    /// "account" for paymentsAccountNickname): said right after the item's name, they belong to
+    /// it ("shopping list", "joint account"), as `Corpora/ANNOTATION.md` annotates
+    /// (`lexicon.json` "headWords").
+    let headWords: [String: Set<String>]
     /// Hesitations and discourse words that are never part of a value ("um", "euh", "ähm").
     let fillers: Set<String>
     /// Words of the wake phrase ("hey", "siri", "oye"): what may come before a request.
@@ -199,6 +210,37 @@ final class LanguageGrammar: Sendable {
             cues[parameter] = set
         }
         self.cues = cues
+        var triggers = PhraseLexicon()
+        for (event, list) in lexicon.triggers ?? [:] {
+            guard SpatialTrigger.Event(rawValue: event) != nil else {
+                throw GrammarError.file("\(language)/lexicon.json", "triggers: '\(event)' is not arrive or depart")
+            }
+            for phrase in list { triggers.insert(keys(phrase), value: event) }
+        }
+        self.triggers = triggers
+        var counts: [String: PhraseLexicon] = [:]
+        for (parameter, numbers) in lexicon.counts ?? [:] {
+            guard catalogue.intents.flatMap(\.parameters).contains(where: { $0.name == parameter && $0.type == .integer }) else {
+                throw GrammarError.file("\(language)/lexicon.json", "counts: \(parameter) is not an integer parameter of the catalogue")
+            }
+            var set = PhraseLexicon()
+            for (number, list) in numbers {
+                guard Int(number) != nil else {
+                    throw GrammarError.file("\(language)/lexicon.json", "counts: \(parameter): '\(number)' is not a whole number")
+                }
+                for phrase in list { set.insert(keys(phrase), value: number) }
+            }
+            counts[parameter] = set
+        }
+        self.counts = counts
+        var headWords: [String: Set<String>] = [:]
+        for (type, words) in lexicon.headWords ?? [:] {
+            guard catalogue.vocabularyTypes.contains(type) else {
+                throw GrammarError.file("\(language)/lexicon.json", "headWords: '\(type)' is not a vocabulary type of the catalogue")
+            }
+            headWords[type] = Set(words.flatMap(keys))
+        }
+        self.headWords = headWords
         var fillers = Set<String>()
         for filler in lexicon.fillers ?? [] {
             let words = keys(filler)
@@ -287,6 +329,12 @@ final class LanguageGrammar: Sendable {
         /// Parameter → value → phrases that imply it; a phrase ending in " {person}" only
         /// before a person's name ("calls from {person}").
         var cues: [String: [String: [String]]]?
+        /// "arrive" / "depart" → phrases before the place of a spatial trigger.
+        var triggers: [String: [String]]?
+        /// Integer parameter → number → phrases that say it ("partySize": {"2": ["me and my wife"]}).
+        var counts: [String: [String: [String]]]?
+        /// Vocabulary type → words that name a kind of item, kept with the name said before them.
+        var headWords: [String: [String]]?
         /// Single words.
         var fillers: [String]?
         var wakeWords: [String]?
@@ -339,7 +387,9 @@ final class LanguageGrammar: Sendable {
         case .number, .integer: kind = .entity(["number"])
         case .date: kind = .entity(["date"])
         case .dateRange: kind = .entity(["date", "dateRange"])
-        case .dateTime: kind = .entity(["dateTime", "date"])
+        case .dateTime: kind = .entity(["dateTime", "date", "dateRange"])
+        case .temporalTrigger: kind = .entity(["recurrence", "dateTime", "date", "dateRange"])
+        case .spatialTrigger: kind = .free(maxLength: 6, list: false, vocabulary: nil, perToken: MatchScores.placeToken, names: false)
         case .enum, .boolean: kind = .enumeration
         }
         return Automaton.Slot(parameter: name, kind: kind)

@@ -210,6 +210,10 @@ public enum ParameterValue: Sendable, Hashable, Codable {
     case enumCase(String)
     /// Yes or no.
     case boolean(Bool)
+    /// When a reminder fires (`{"start": …, "recurrence": {…}}`).
+    case temporalTrigger(TemporalTrigger)
+    /// Where a reminder fires (`{"event": "arrive", "place": "home"}`).
+    case spatialTrigger(SpatialTrigger)
 
     /// Writes the value as records.md types it: a string (words, dates, enum cases), a number, a
     /// boolean, or an object for amounts and date ranges.
@@ -221,6 +225,8 @@ public enum ParameterValue: Sendable, Hashable, Codable {
         case .currencyAmount(let a): try c.encode(a)
         case .dateRange(let r): try c.encode(r)
         case .boolean(let b): try c.encode(b)
+        case .temporalTrigger(let t): try c.encode(t)
+        case .spatialTrigger(let t): try c.encode(t)
         }
     }
 
@@ -236,6 +242,10 @@ public enum ParameterValue: Sendable, Hashable, Codable {
             self = .currencyAmount(a)
         } else if let r = try? c.decode(DateRange.self) {
             self = .dateRange(r)
+        } else if let t = try? c.decode(SpatialTrigger.self) {
+            self = .spatialTrigger(t)
+        } else if let t = try? c.decode(TemporalTrigger.self) {
+            self = .temporalTrigger(t)
         } else {
             self = .text(try c.decode(String.self))
         }
@@ -249,7 +259,73 @@ public enum ParameterValue: Sendable, Hashable, Codable {
         case .currencyAmount(let a): "\(a.amount) \(a.currency)"
         case .dateRange(let r): "\(r.start)/\(r.end)"
         case .boolean(let b): "\(b)"
+        case .temporalTrigger(let t): t.display
+        case .spatialTrigger(let t): "\(t.event.rawValue) \(t.place)"
         }
+    }
+}
+
+/// When a reminder fires, as SiriKit's `INTemporalEventTrigger`: once at `start`, or repeatedly
+/// (`recurrence`, with `start` its first occurrence when a time of day was said). Encoded
+/// `{"start": "2026-11-22T09:00:00+01:00"}` or `{"recurrence": {"frequency": "weekly",
+/// "weekdays": ["monday"]}}` (Corpora/ANNOTATION.md).
+public struct TemporalTrigger: Sendable, Hashable, Codable {
+    /// A repetition without its first occurrence.
+    public struct Rule: Sendable, Hashable, Codable {
+        /// daily, weekly, monthly or yearly.
+        public let frequency: Recurrence.Frequency
+        /// Named weekdays (lowercase English names), in the order said.
+        public let weekdays: [String]?
+        /// The part of the day said without a time ("every evening").
+        public let dayPart: String?
+    }
+
+    /// The ISO 8601 date or date-time it fires first; nil for a repetition said without a time.
+    public let start: String?
+    /// How it repeats; nil when it fires once.
+    public let recurrence: Rule?
+
+    /// A trigger from a text-layer value: a date, a date-time, the start of a range, or a repetition.
+    public init?(_ value: EntityValue) {
+        switch value {
+        case .date(let d), .dateTime(let d): (start, recurrence) = (d, nil)
+        case .dateRange(let r): (start, recurrence) = (r.start, nil)
+        case .recurrence(let r):
+            start = r.start
+            recurrence = Rule(frequency: r.frequency, weekdays: r.weekdays, dayPart: r.dayPart)
+        default: return nil
+        }
+    }
+
+    /// "2026-11-22T09:00:00+01:00", "weekly monday from 2026-11-23T09:00:00+01:00".
+    public var display: String {
+        guard let recurrence else { return start ?? "" }
+        var out = recurrence.frequency.rawValue
+        if let days = recurrence.weekdays { out += " " + days.joined(separator: ",") }
+        if let part = recurrence.dayPart { out += " " + part }
+        if let start { out += " from " + start }
+        return out
+    }
+}
+
+/// Where a reminder fires, as SiriKit's `INSpatialEventTrigger`: arriving at or leaving a place,
+/// the place as said. Encoded `{"event": "arrive", "place": "home"}`.
+public struct SpatialTrigger: Sendable, Hashable, Codable {
+    /// Arriving or leaving (`INLocationSearchType`'s arrive and depart).
+    public enum Event: String, Sendable, Hashable, Codable, CaseIterable {
+        /// "when I get home", "en arrivant au bureau"; "when I leave work", "cuando salga de casa".
+        case arrive, depart
+    }
+
+    /// Arriving or leaving.
+    public let event: Event
+    /// The place as said ("home", "oficina").
+    public let place: String
+
+    /// A trigger on arriving at or leaving `place`.
+    public init(event: Event, place: String) {
+        self.event = event
+        self.place = place
     }
 }
 

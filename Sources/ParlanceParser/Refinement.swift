@@ -42,6 +42,10 @@ extension IntentParser {
             parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
         }
         if let note = relocated(&parameters, spec: spec, u) { notes.append(note) }
+        withHeadWords(&parameters, spec: spec, u)
+        if let note = knownOverEnum(&parameters, spec: spec, u) { notes.append(note) }
+        notes += spatialTriggers(&parameters, spec: spec, u)
+        notes += counted(&parameters, spec: spec, u)
         let mentioned = u.mentions.map { u.said($0.range).span }
         let placed = placeTypedValues(&parameters, spec: spec, entities: u.entities, avoiding: mentioned, numbers: false)
         if !placed.isEmpty { notes.append("typed values no parameter held: " + placed.joined(separator: ", ")) }
@@ -59,6 +63,150 @@ extension IntentParser {
             explanation: Explanation(
                 decidedBy: e.decidedBy, source: e.source, score: e.score, appMention: e.appMention, notes: e.notes + notes),
             shortcut: result.shortcut, unavailableApp: result.unavailableApp)
+    }
+
+    /// Spatial triggers (`lexicon.json` "triggers"): a value a template or the tagger placed becomes
+    /// `{event, place}`, the event from the trigger phrase before it (or at its start); a frame
+    /// without one takes the place after a trigger phrase said anywhere ("remind me to call Ana
+    /// when I get home"), and a name or task that ran over the phrase stops before it.
+    func spatialTriggers(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
+        guard let own = spec.parameters.first(where: { $0.type == .spatialTrigger }) else { return [] }
+        let keys = u.units.map(\.key)
+        /// The longest trigger phrase starting at `start`: its end and event.
+        func phrase(at start: Int) -> (end: Int, event: SpatialTrigger.Event)? {
+            guard let (end, value, _) = u.grammar.triggers.matches(keys, from: start).filter({ $0.2 }).max(by: { $0.0 < $1.0 }) else {
+                return nil
+            }
+            return (end, SpatialTrigger.Event(rawValue: value) ?? .arrive)
+        }
+        /// A place's units from `start`: up to a comma, a conjunction, a date or time, or four words.
+        func place(from start: Int, limit: Int) -> Range<Int> {
+            var end = start
+            while end < min(limit, start + 4), end < u.units.count {
+                if end > start, u.units[end].commaBefore || u.units[end].sentenceBefore { break }
+                if u.grammar.conjunctions.contains(keys[end]) || u.grammar.fillers.contains(keys[end]) { break }
+                if u.entities.contains(where: { $0.span.start <= u.units[end].token.span.start && u.units[end].token.span.end <= $0.span.end }) {
+                    break
+                }
+                end += 1
+            }
+            return trimmedValue(start..<end, u)
+        }
+        var notes: [String] = []
+        if let index = parameters.firstIndex(where: { $0.name == own.name }) {
+            let p = parameters[index]
+            guard case .text = p.value, let span = p.span else { return [] }
+            var units = unitRange(of: span, in: u.units)
+            var event: SpatialTrigger.Event?
+            if let inside = phrase(at: units.lowerBound), inside.end < units.upperBound {
+                event = inside.event
+                units = inside.end..<units.upperBound
+            } else {
+                for start in stride(from: units.lowerBound - 1, through: max(0, units.lowerBound - 8), by: -1) {
+                    guard let found = phrase(at: start), found.end <= units.lowerBound,
+                        (found.end..<units.lowerBound).allSatisfy({ u.grammar.notNames.contains(keys[$0]) })
+                    else { continue }
+                    event = found.event
+                    break
+                }
+            }
+            let kept = trimmedValue(units, u)
+            guard !kept.isEmpty else {
+                parameters.remove(at: index)
+                return ["'\(p.raw)' is no place of a trigger"]
+            }
+            let (raw, trimmed) = u.said(kept)
+            parameters[index] = Parameter(
+                name: own.name, value: .spatialTrigger(SpatialTrigger(event: event ?? .arrive, place: raw)), raw: raw, span: trimmed)
+            return []
+        }
+        for start in keys.indices {
+            guard let found = phrase(at: start), found.end < keys.count else { continue }
+            let kept = place(from: found.end, limit: keys.count)
+            guard !kept.isEmpty else { continue }
+            let (raw, span) = u.said(kept)
+            let phraseStart = u.units[start].token.span.start
+            // A task or name that ran over the trigger ends before it.
+            for (i, q) in parameters.enumerated() {
+                guard case .text = q.value, let s = q.span, s.start < phraseStart, s.end > phraseStart else { continue }
+                let cut = unitRange(of: s, in: u.units).lowerBound..<start
+                let trimmed = trimmedValue(cut, u)
+                guard !trimmed.isEmpty else { continue }
+                let (text, newSpan) = u.said(trimmed)
+                parameters[i] = Parameter(name: q.name, value: .text(text), raw: text, span: newSpan, resolution: q.resolution)
+            }
+            parameters.removeAll { q in q.span.map { $0.start >= phraseStart && $0.start < span.end } ?? false }
+            parameters.append(
+                Parameter(name: own.name, value: .spatialTrigger(SpatialTrigger(event: found.event, place: raw)), raw: raw, span: span))
+            notes.append("spatial trigger: \(found.event.rawValue) '\(raw)'")
+            break
+        }
+        return notes
+    }
+
+    /// A name takes the head word of its kind said right after it: "my {shopping} list" →
+    /// "shopping list", "the {joint} account" → "joint account" (`lexicon.json` "headWords", by
+    /// vocabulary type).
+    func withHeadWords(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) {
+        guard !u.grammar.headWords.isEmpty else { return }
+        for (i, p) in parameters.enumerated() {
+            guard let type = spec.parameter(p.name)?.vocabulary, let words = u.grammar.headWords[type], case .text = p.value,
+                let span = p.span
+            else { continue }
+            let range = unitRange(of: span, in: u.units)
+            var end = range.upperBound
+            while end < u.units.count, end < range.upperBound + 2, words.contains(u.units[end].key),
+                !u.units[end].commaBefore
+            {
+                end += 1
+            }
+            guard end > range.upperBound, !parameters.contains(where: { q in q.span.map { $0.start >= span.end && $0.start < u.units[end - 1].token.span.end } ?? false })
+            else { continue }
+            let (raw, newSpan) = u.said(range.lowerBound..<end)
+            parameters[i] = Parameter(name: p.name, value: .text(raw), raw: raw, span: newSpan, resolution: p.resolution)
+        }
+    }
+
+    /// An enum value whose words are exactly an item of the user's vocabulary for another
+    /// parameter of the intent goes to that parameter: with an account the user calls "Savings",
+    /// "my savings balance" asks about that account (`fromAccount`), not about a kind
+    /// (`accountType` saving).
+    func knownOverEnum(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> String? {
+        let keys = u.units.map(\.key)
+        for (i, p) in parameters.enumerated() {
+            guard spec.parameter(p.name)?.type == .enum, let span = p.span else { continue }
+            let range = unitRange(of: span, in: u.units)
+            guard !range.isEmpty else { continue }
+            for other in spec.parameters where other.type == .string && !other.list && other.vocabulary != nil {
+                guard !parameters.contains(where: { $0.name == other.name }), let vocabulary = u.vocabularies[other.vocabulary!],
+                    vocabulary.contains(keys[range])
+                else { continue }
+                parameters[i] = Parameter(name: other.name, value: .text(p.raw), raw: p.raw, span: span)
+                return "'\(p.raw)' is the user's \(other.vocabulary!), so \(other.name), not \(p.name)"
+            }
+        }
+        return nil
+    }
+
+    /// Integer parameters said as phrases (`lexicon.json` "counts": "me and my wife" → partySize 2)
+    /// when the frame has no number for them.
+    func counted(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
+        let keys = u.units.map(\.key)
+        var notes: [String] = []
+        for own in spec.parameters where own.type == .integer && !parameters.contains(where: { $0.name == own.name }) {
+            guard let counts = u.grammar.counts[own.name] else { continue }
+            for start in keys.indices {
+                guard let (end, value, _) = counts.matches(keys, from: start).filter({ $0.2 }).max(by: { $0.0 < $1.0 }),
+                    let n = Int(value)
+                else { continue }
+                let (raw, span) = u.said(start..<end)
+                guard !parameters.contains(where: { q in q.span.map { $0.start < span.end && span.start < $0.end } ?? false }) else { continue }
+                parameters.append(Parameter(name: own.name, value: .number(Decimal(n)), raw: raw, span: span))
+                notes.append("\(own.name) \(n) from '\(raw)'")
+                break
+            }
+        }
+        return notes
     }
 
     /// The words of units `range` as said, and their span.
@@ -82,7 +230,7 @@ extension IntentParser {
         if let cut = (lower + 1..<upper).first(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }) { upper = cut }
         let dated = u.entities.filter { e in
             switch e.type {
-            case .date, .dateRange, .dateTime, .duration: true
+            case .date, .dateRange, .dateTime, .duration, .recurrence: true
             default: false
             }
         }.map(\.span)
@@ -251,12 +399,15 @@ extension IntentParser {
                 placed.append("goalValue")
             case .number where !numbers:
                 continue
-            case .number, .date, .dateRange, .dateTime, .currencyAmount:
+            case .number, .date, .dateRange, .dateTime, .currencyAmount, .recurrence:
                 let target = spec.parameters.first { p in
                     guard !used.contains(p.name) else { return false }
                     switch (entity.type, p.type) {
+                    case (.recurrence, .temporalTrigger), (.date, .temporalTrigger), (.dateTime, .temporalTrigger),
+                        (.dateRange, .temporalTrigger):
+                        return true
                     case (.currencyAmount, .currencyAmount), (.number, .integer), (.date, .dateRange), (.dateRange, .dateRange),
-                        (.date, .date), (.dateTime, .dateTime), (.date, .dateTime):
+                        (.date, .date), (.dateTime, .dateTime), (.date, .dateTime), (.dateRange, .dateTime):
                         return true
                     case (.number, .number): return p.name != "goalValue"
                     default: return false

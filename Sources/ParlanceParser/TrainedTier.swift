@@ -15,7 +15,7 @@ extension IntentParser {
     /// Parameter types the tagger places (the words as said).
     static func isTagged(_ p: ParameterSpec) -> Bool {
         switch p.type {
-        case .person, .place, .string, .text: true
+        case .person, .place, .string, .text, .spatialTrigger: true
         default: false
         }
     }

@@ -3,7 +3,8 @@ import ParlanceText
 
 /// Sample values per kind of parameter for one language (`Grammar/Languages/<code>/gazetteer.json`):
 /// people, places, message texts, payment notes, amounts, numbers, times, past dates, workout
-/// goals and activities, albums, photo tags, ride options, groups, as a speaker says them.
+/// goals and activities, albums, photo tags, ride options, groups, tasks and list names, bill
+/// payees, account nicknames, restaurants and special requests, as a speaker says them.
 struct Gazetteer: Sendable, Decodable {
     let values: [String: [String]]
 
@@ -14,7 +15,7 @@ struct Gazetteer: Sendable, Decodable {
     /// Every language's file has these lists, none empty.
     static let kinds = [
         "person", "place", "content", "note", "amount", "number", "datetime", "daterange", "goal", "workout", "album", "tag", "rideOption",
-        "group"
+        "group", "task", "listName", "payee", "account", "restaurant", "request"
     ]
 
     static func load(language: String) throws -> Gazetteer {
@@ -40,11 +41,19 @@ struct Gazetteer: Sendable, Decodable {
         case "searchTerms": return "tag"
         case "rideOptionName": return "rideOption"
         case "groupName": return "group"
+        case "taskTitles", "tasks", "targetTask": return "task"
+        case "title", "targetTaskList", "taskList", "targetNote": return "listName"
+        case "billPayee", "organizationName": return "payee"
+        case "fromAccount", "toAccount": return "account"
+        case "restaurant": return "restaurant"
+        case "guestProvidedSpecialRequestText": return "request"
+        case "transactionNote": return "note"
         default: break
         }
         switch p.type {
         case .person: return "person"
-        case .place: return "place"
+        case .place, .spatialTrigger: return "place"
+        case .temporalTrigger: return "datetime"
         case .text: return "content"
         case .string: return "tag"
         case .currencyAmount: return "amount"
@@ -74,7 +83,7 @@ public struct GeneratedUtterance: Sendable {
 }
 
 extension IntentParser {
-    /// Utterances generated from a language's first-wave templates, `perIntent` per intent,
+    /// Utterances generated from a language's templates, `perIntent` per intent,
     /// slots filled from the language's gazetteer, its enum lexicon and the context's app names
     /// (deterministic for a seed). `parlance generate` prints them; `parlance train --generate`
     /// learns from them.

@@ -38,6 +38,19 @@ struct DateLexicon: Sendable {
     let numericOrder: [Character]
     /// Words of times of day.
     let times: TimeWords
+    /// Words of repetitions ("every Monday", "todos los días"); nil when `dates.json` has none.
+    let recurrence: RecurrenceWords?
+
+    struct RecurrenceWords: Sendable {
+        var every = PhraseIndex<Bool>()
+        var units = PhraseIndex<Recurrence.Frequency>()
+        var adverbs = PhraseIndex<Recurrence.Frequency>()
+        var dayParts = PhraseIndex<String>()
+        /// Weekday names, aliases and their plurals (1 = Sunday).
+        var weekdays = PhraseIndex<Int>()
+        var weekdayAdverbs = PhraseIndex<Int>()
+        var conjunctions = PhraseIndex<Bool>()
+    }
 
     struct TimeWords: Sendable {
         var connectors = PhraseIndex<Bool>()
@@ -149,6 +162,49 @@ struct DateLexicon: Sendable {
         times.hourSuffixes = Set(data.time.hourSuffixes.flatMap(tokenizer.phraseKeys))
         for half in data.time.halfPast { times.halfPast.insert(tokenizer.phraseKeys(half), true) }
         self.times = times
+        if let recurring = data.recurrence {
+            var words = RecurrenceWords()
+            func frequency(_ name: String, _ key: String) throws -> Recurrence.Frequency {
+                guard let f = Recurrence.Frequency(rawValue: name) else {
+                    throw LanguageDataError(
+                        file: "\(language)/dates.json", message: "at .recurrence.\(key): unknown frequency '\(name)' (daily, weekly, monthly, yearly)")
+                }
+                return f
+            }
+            for word in recurring.every { words.every.insert(tokenizer.phraseKeys(word), true) }
+            for (name, list) in recurring.units {
+                let f = try frequency(name, "units")
+                for word in list { words.units.insert(tokenizer.phraseKeys(word), f) }
+            }
+            for (name, list) in recurring.adverbs {
+                let f = try frequency(name, "adverbs")
+                for word in list { words.adverbs.insert(tokenizer.phraseKeys(word), f) }
+            }
+            for (part, list) in recurring.dayParts {
+                guard parts[part] != nil else {
+                    throw LanguageDataError(file: "\(language)/dates.json", message: "at .recurrence.dayParts: unknown day part '\(part)'")
+                }
+                for word in list { words.dayParts.insert(tokenizer.phraseKeys(word), part) }
+            }
+            var names: [(String, Int)] = data.weekdayAliases.map { ($0.key, $0.value) }
+            for kind in [CLDRDates.SymbolKind.weekdays, .standaloneWeekdays] {
+                for (n, name) in ((try? CLDRDates.symbols(kind, locale: language)) ?? []).enumerated() { names.append((name, n + 1)) }
+            }
+            for (name, weekday) in names {
+                words.weekdays.insert(tokenizer.phraseKeys(name), weekday)
+                for ending in recurring.weekdayPlurals { words.weekdays.insert(tokenizer.phraseKeys(name + ending), weekday) }
+            }
+            for (word, weekday) in recurring.weekdayAdverbs {
+                guard (1...7).contains(weekday) else {
+                    throw LanguageDataError(file: "\(language)/dates.json", message: "at .recurrence.weekdayAdverbs.\(word): expected 1 (Sunday) … 7")
+                }
+                words.weekdayAdverbs.insert(tokenizer.phraseKeys(word), weekday)
+            }
+            for word in recurring.conjunctions { words.conjunctions.insert(tokenizer.phraseKeys(word), true) }
+            self.recurrence = words
+        } else {
+            self.recurrence = nil
+        }
         let pattern = (try? CLDRDates.shortDatePattern(locale: language)) ?? "d/M/y"
         var order: [Character] = []
         for c in pattern where "dMy".contains(c) && !order.contains(c) { order.append(c) }

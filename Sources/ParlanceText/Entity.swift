@@ -5,7 +5,7 @@ public struct Entity: Sendable, Hashable, Codable {
     /// The type of an entity's value, written as the entity's `type` field ("currencyAmount").
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// One case per `EntityValue` case, with the same name; see there for what each value holds.
-        case number, currencyAmount, date, dateRange, dateTime, duration, distance, energy
+        case number, currencyAmount, date, dateRange, dateTime, duration, distance, energy, recurrence
     }
 
     /// The kind of value, always `value.kind`; encoded as `type`.
@@ -42,6 +42,7 @@ public struct Entity: Sendable, Hashable, Codable {
             case .duration: .duration(try container.decode(Measure.self, forKey: .value))
             case .distance: .distance(try container.decode(Measure.self, forKey: .value))
             case .energy: .energy(try container.decode(Measure.self, forKey: .value))
+            case .recurrence: .recurrence(try container.decode(Recurrence.self, forKey: .value))
             }
         self.init(
             value: value, span: try container.decode(Span.self, forKey: .span), text: try container.decode(String.self, forKey: .text))
@@ -76,6 +77,8 @@ public enum EntityValue: Sendable, Hashable, Encodable {
     case distance(Measure)
     /// Energy, for workout goals ("500 calories" → 500 kilocalorie).
     case energy(Measure)
+    /// Something that repeats: "every Monday at 9", "todos los días", "chaque soir".
+    case recurrence(Recurrence)
 
     /// Encodes the bare value: a number, an object for amounts, ranges and measures, a string for dates.
     public func encode(to encoder: any Encoder) throws {
@@ -86,6 +89,7 @@ public enum EntityValue: Sendable, Hashable, Encodable {
         case .date(let d), .dateTime(let d): try container.encode(d)
         case .dateRange(let r): try container.encode(r)
         case .duration(let m), .distance(let m), .energy(let m): try container.encode(m)
+        case .recurrence(let r): try container.encode(r)
         }
     }
 
@@ -100,6 +104,7 @@ public enum EntityValue: Sendable, Hashable, Encodable {
         case .duration: .duration
         case .distance: .distance
         case .energy: .energy
+        case .recurrence: .recurrence
         }
     }
 }
@@ -197,4 +202,36 @@ public struct Measure: Sendable, Hashable, Codable {
         if total > 0 || (hours == 0 && minutes == 0) { out += "\(total)S" }
         return out
     }
+}
+
+/// A repetition, as SiriKit's `INRecurrenceRule` and the temporal trigger of a reminder say it:
+/// `{"frequency": "weekly", "weekdays": ["monday"]}`, with `start` the first occurrence at or after
+/// the reference time when a time of day was said ("every Monday at 9" →
+/// "2026-11-23T09:00:00+01:00").
+public struct Recurrence: Sendable, Hashable, Codable {
+    /// How often: daily, weekly, monthly or yearly.
+    public enum Frequency: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Every day; every week; every month; every year.
+        case daily, weekly, monthly, yearly
+    }
+
+    /// How often it repeats.
+    public let frequency: Frequency
+    /// The named days of a weekly repetition, lowercase English names in the order said; nil when none.
+    public let weekdays: [String]?
+    /// The part of the day ("morning", "afternoon", "evening") when one was said without a time.
+    public let dayPart: String?
+    /// The first occurrence (ISO 8601 date-time) when a time of day was said.
+    public let start: String?
+
+    /// A repetition with its frequency and what was said of it.
+    public init(frequency: Frequency, weekdays: [String]? = nil, dayPart: String? = nil, start: String? = nil) {
+        self.frequency = frequency
+        self.weekdays = weekdays
+        self.dayPart = dayPart
+        self.start = start
+    }
+
+    /// English weekday names by CLDR number (1 = Sunday).
+    public static let weekdayNames = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 }

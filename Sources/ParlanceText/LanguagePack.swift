@@ -168,6 +168,15 @@ private struct Recognition {
     }
 
     private mutating func dates(_ i: Int) {
+        if let (end, value) = recurrence(at: i, time: nil) {
+            candidates.append(Candidate(start: i, end: end, value: .recurrence(value), priority: 4))
+        }
+        // "at 9 every day": the time before the repetition.
+        if let time = timeOfDay(at: i, evening: false), time.strong || time.end > i + 1,
+            let (end, value) = recurrence(at: time.end, time: (time.hour, time.minute))
+        {
+            candidates.append(Candidate(start: i, end: end, value: .recurrence(value), priority: 4))
+        }
         if let (end, value) = explicitDate(at: i) {
             candidates.append(Candidate(start: i, end: end, value: value, priority: 4))
         }
@@ -205,6 +214,80 @@ private struct Recognition {
                 candidates.append(Candidate(start: i, end: month.end, value: value, priority: 2))
             }
         }
+    }
+
+    /// A repetition at unit `i`: a phrase ("daily", "todos los días"), a weekday adverb
+    /// ("montags"), or an "every" word before a unit ("every week"), a part of the day ("chaque
+    /// soir") or weekdays ("every Monday and Thursday", "tous les lundis"); then a time of day
+    /// ("at 9"), unless `time` was said before it.
+    private func recurrence(at i: Int, time said: (hour: Int, minute: Int)?) -> (Int, Recurrence)? {
+        guard let words = pack.dates.recurrence, i < stream.count else { return nil }
+        let keys = stream.keys
+        var j = i
+        var frequency: Recurrence.Frequency
+        var weekdays: [Int] = []
+        var part: String?
+        func moreWeekdays() {
+            while let and = words.conjunctions.longestMatch(in: keys, from: j),
+                let next = words.weekdays.longestMatch(in: keys, from: and.end) ?? words.weekdayAdverbs.longestMatch(in: keys, from: and.end)
+            {
+                if !weekdays.contains(next.value) { weekdays.append(next.value) }
+                j = next.end
+            }
+        }
+        if let adverb = words.adverbs.longestMatch(in: keys, from: i) {
+            frequency = adverb.value
+            j = adverb.end
+        } else if let adverb = words.weekdayAdverbs.longestMatch(in: keys, from: i) {
+            frequency = .weekly
+            weekdays = [adverb.value]
+            j = adverb.end
+            moreWeekdays()
+        } else if let every = words.every.longestMatch(in: keys, from: i) {
+            j = every.end
+            if let unit = words.units.longestMatch(in: keys, from: j) {
+                frequency = unit.value
+                j = unit.end
+            } else if let dayPart = words.dayParts.longestMatch(in: keys, from: j) {
+                frequency = .daily
+                part = dayPart.value
+                j = dayPart.end
+            } else if let weekday = words.weekdays.longestMatch(in: keys, from: j) {
+                frequency = .weekly
+                weekdays = [weekday.value]
+                j = weekday.end
+                moreWeekdays()
+            } else {
+                return nil
+            }
+        } else {
+            return nil
+        }
+        if part == nil, frequency == .daily, let dayPart = words.dayParts.longestMatch(in: keys, from: j) {
+            // "every day in the evening" is rare; "daily evening" rarer: only a bare part right after.
+            part = dayPart.value
+            j = dayPart.end
+        }
+        var time = said
+        if time == nil, let after = timeOfDay(at: j, evening: part == "evening") {
+            time = (after.hour, after.minute)
+            j = after.end
+        }
+        var start: String?
+        if let time, time.hour < 24 {
+            let today = reference.date
+            let now = reference.hour * 60 + reference.minute
+            for d in 0..<8 {
+                let day = today.adding(days: d)
+                if !weekdays.isEmpty, !weekdays.contains(day.weekday) { continue }
+                if d == 0, time.hour * 60 + time.minute < now { continue }
+                start = reference.dateTime(day, hour: time.hour, minute: time.minute)
+                break
+            }
+            part = nil
+        }
+        let names = weekdays.isEmpty ? nil : weekdays.map { Recurrence.weekdayNames[$0 - 1] }
+        return (j, Recurrence(frequency: frequency, weekdays: names, dayPart: part, start: start))
     }
 
     /// A time of day at unit `i`: "at 8", "8 am", "6:30 pm", "a las 8", "um 8 Uhr", "20 h 30",

@@ -154,6 +154,25 @@ struct DateData: Decodable, Sendable {
     var monthAliases: [String: Int]
     /// Times of day ("at 8 am", "a las 8", "um 8 Uhr").
     var time: TimeData
+    /// Repetitions ("every Monday", "todos los días", "chaque soir"); none when absent.
+    var recurrence: RecurrenceData?
+
+    struct RecurrenceData: Decodable, Sendable {
+        /// Words before a unit, a weekday or a part of the day: "every", "todos los", "chaque", "jeden".
+        var every: [String]
+        /// Unit words by frequency: {"daily": ["day", "days"], "weekly": ["week"]}.
+        var units: [String: [String]]
+        /// Whole phrases by frequency: {"daily": ["daily", "everyday"]}.
+        var adverbs: [String: [String]]
+        /// Part-of-day words after `every`, by the part of `dayParts`: {"evening": ["evening", "night"]}.
+        var dayParts: [String: [String]]
+        /// Endings of a plural weekday name ("Mondays", "lundis"): ["s"].
+        var weekdayPlurals: [String]
+        /// Words that alone say a weekday repeats, by weekday (1 = Sunday): German "montags".
+        var weekdayAdverbs: [String: Int]
+        /// Words between two weekdays: "and", "y", "et".
+        var conjunctions: [String]
+    }
 
     struct TimeData: Decodable, Sendable {
         /// Words before a time: "at", "a las", "à", "um".

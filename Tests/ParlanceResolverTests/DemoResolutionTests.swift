@@ -84,7 +84,7 @@ import Testing
 
     @Test func unknownAppAndTypeAreClearErrors() {
         #expect { try Self.resolver.resolve("Bobo", app: "Nope", type: "contactName", locale: Support.en) } throws: { error in
-            "\(error)" == "unknown app 'Nope': the context has MonkeyChat, MonkeyFit, Soup Chef"
+            "\(error)" == "unknown app 'Nope': the context has MonkeyChat, MonkeyFit, MonkeyNotes, MonkeyBank, Soup Chef"
         }
         #expect { try Self.resolver.resolve("Bobo", app: "MonkeyChat", type: "contactNames", locale: Support.en) } throws: { error in
             "\(error)".hasPrefix("unknown vocabulary type 'contactNames': expected one of contactName,")

@@ -670,15 +670,23 @@ public final class IntentParser: UtteranceParser {
     final class LanguageCache: Sendable {
         let grammar: LanguageGrammar
         let vocabularies: [String: PhraseSet]
+        /// The user's own items by vocabulary type (the context's phrases, pronunciations and
+        /// nicknames), without the language's generic words for the type (`lexicon.json`
+        /// "vocabulary") that `vocabularies` also holds.
+        let userItems: [String: PhraseSet]
         let custom: CustomGrammar
         let shortcuts: ShortcutMatcher
         private let modelSlot = Locked<FrameModel??>(nil)
         private let gazetteerSlot = Locked<[String: PhraseSet]?>(nil)
         private let tierSlot = Locked<CustomTier?>(nil)
 
-        init(grammar: LanguageGrammar, vocabularies: [String: PhraseSet], custom: CustomGrammar, shortcuts: ShortcutMatcher) {
+        init(
+            grammar: LanguageGrammar, vocabularies: [String: PhraseSet], userItems: [String: PhraseSet], custom: CustomGrammar,
+            shortcuts: ShortcutMatcher
+        ) {
             self.grammar = grammar
             self.vocabularies = vocabularies
+            self.userItems = userItems
             self.custom = custom
             self.shortcuts = shortcuts
         }
@@ -750,7 +758,7 @@ public final class IntentParser: UtteranceParser {
             self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
         }
         let made = LanguageCache(
-            grammar: grammar, vocabularies: vocabularies, custom: custom,
+            grammar: grammar, vocabularies: vocabularies, userItems: makeUserItems(grammar), custom: custom,
             shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
         return languages.withLock { cache in
             if let existing = cache[language] { return existing }
@@ -764,6 +772,21 @@ public final class IntentParser: UtteranceParser {
     func vocabularies(for language: String) throws -> [String: PhraseSet] { try resources(for: language).vocabularies }
 
     /// The context's vocabularies as phrase sets in a language's words.
+    /// The user's own items of every vocabulary type of the catalogue, as phrase sets in a
+    /// language's words (`LanguageCache.userItems`).
+    private func makeUserItems(_ grammar: LanguageGrammar) -> [String: PhraseSet] {
+        var sets: [String: PhraseSet] = [:]
+        for type in Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary)) {
+            var set = PhraseSet()
+            let items = context.vocabulary(type)
+            for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + items.compactMap(\.nickname) {
+                set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
+            }
+            sets[type] = set
+        }
+        return sets
+    }
+
     private func makeVocabularies(_ grammar: LanguageGrammar) -> [String: PhraseSet] {
         var sets: [String: PhraseSet] = [:]
         let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))

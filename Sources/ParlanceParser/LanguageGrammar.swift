@@ -63,6 +63,10 @@ final class LanguageGrammar: Sendable {
     /// it ("shopping list", "joint account"), as `Corpora/ANNOTATION.md` annotates
     /// (`lexicon.json` "headWords").
     let headWords: [String: Set<String>]
+    /// Words that name a kind of item said before its name with a linking word ("nota" and "del"
+    /// for notebookItemTitle in Spanish): "la nota del viaje" → "nota del viaje", as
+    /// `Corpora/ANNOTATION.md` annotates (`lexicon.json` "leadingHeadWords", by vocabulary type).
+    let leadingHeadWords: [String: LeadingHeadWords]
     /// Hesitations and discourse words that are never part of a value ("um", "euh", "ähm").
     let fillers: Set<String>
     /// Words of the wake phrase ("hey", "siri", "oye"): what may come before a request.
@@ -241,6 +245,19 @@ final class LanguageGrammar: Sendable {
             headWords[type] = Set(words.flatMap(keys))
         }
         self.headWords = headWords
+        var leadingHeadWords: [String: LeadingHeadWords] = [:]
+        for (type, entry) in lexicon.leadingHeadWords ?? [:] {
+            guard catalogue.vocabularyTypes.contains(type) else {
+                throw GrammarError.file("\(language)/lexicon.json", "leadingHeadWords: '\(type)' is not a vocabulary type of the catalogue")
+            }
+            guard !entry.heads.isEmpty, !entry.links.isEmpty else {
+                throw GrammarError.file("\(language)/lexicon.json", "leadingHeadWords: '\(type)' needs heads and links")
+            }
+            var links = PhraseSet()
+            for link in entry.links { links.insert(keys(link)) }
+            leadingHeadWords[type] = LeadingHeadWords(heads: Set(entry.heads.flatMap(keys)), links: links)
+        }
+        self.leadingHeadWords = leadingHeadWords
         var fillers = Set<String>()
         for filler in lexicon.fillers ?? [] {
             let words = keys(filler)
@@ -322,6 +339,20 @@ final class LanguageGrammar: Sendable {
         var beforePerson = PhraseLexicon()
     }
 
+    /// `lexicon.json` "leadingHeadWords" of one vocabulary type, as written.
+    struct LeadingHeadWordsEntry: Decodable {
+        /// Single words ("nota", "lista").
+        var heads: [String]
+        /// Phrases between the head word and the name ("de", "del", "de la").
+        var links: [String]
+    }
+
+    /// Head words said before a name with a linking word, as unit keys.
+    struct LeadingHeadWords: Sendable {
+        let heads: Set<String>
+        let links: PhraseSet
+    }
+
     /// `lexicon.json`: enum values in the language's words, words that are never names,
     /// and common vocabulary (workout activities) that any context gets.
     struct LexiconFile: Decodable {
@@ -335,6 +366,8 @@ final class LanguageGrammar: Sendable {
         var counts: [String: [String: [String]]]?
         /// Vocabulary type → words that name a kind of item, kept with the name said before them.
         var headWords: [String: [String]]?
+        /// Vocabulary type → head words said before the name and the words that link them to it.
+        var leadingHeadWords: [String: LeadingHeadWordsEntry]?
         /// Single words.
         var fillers: [String]?
         var wakeWords: [String]?

@@ -41,8 +41,10 @@ extension IntentParser {
             let (raw, trimmed) = u.said(kept)
             parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
         }
+        notes += joinedNames(&parameters, spec: spec, u)
         if let note = relocated(&parameters, spec: spec, u) { notes.append(note) }
         withHeadWords(&parameters, spec: spec, u)
+        withLeadingHeadWords(&parameters, spec: spec, u)
         if let note = knownOverEnum(&parameters, spec: spec, u) { notes.append(note) }
         notes += spatialTriggers(&parameters, spec: spec, u)
         notes += counted(&parameters, spec: spec, u)
@@ -167,6 +169,72 @@ extension IntentParser {
         }
     }
 
+    /// A parameter that takes one name, read as two names with only a word or two of linking
+    /// function words between them, is one name that holds them: "El Rincón" + "de" + "Pepe" →
+    /// "El Rincón de Pepe", "Trattoria" + "da" + "Gino" → "Trattoria da Gino". A comma, a
+    /// sentence end, an app's mention or any other word between them keeps them apart.
+    func joinedNames(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
+        var notes: [String] = []
+        let mentioned = u.mentions.map(\.range)
+        for own in spec.parameters where !own.list && [.string, .place].contains(own.type) {
+            while true {
+                let said = parameters.indices.filter { parameters[$0].name == own.name && parameters[$0].span != nil }
+                    .sorted { parameters[$0].span!.start < parameters[$1].span!.start }
+                guard said.count > 1 else { break }
+                var joined = false
+                for (a, b) in zip(said, said.dropFirst()) {
+                    guard case .text = parameters[a].value, case .text = parameters[b].value else { continue }
+                    let first = unitRange(of: parameters[a].span!, in: u.units)
+                    let second = unitRange(of: parameters[b].span!, in: u.units)
+                    let gap = first.upperBound..<second.lowerBound
+                    guard !first.isEmpty, !second.isEmpty, (1...2).contains(gap.count),
+                        gap.allSatisfy({ u.grammar.notNames.contains(u.units[$0].key) && !u.units[$0].commaBefore && !u.units[$0].sentenceBefore }),
+                        !u.units[second.lowerBound].commaBefore, !u.units[second.lowerBound].sentenceBefore,
+                        !mentioned.contains(where: { $0.overlaps(gap) })
+                    else { continue }
+                    let (raw, span) = u.said(first.lowerBound..<second.upperBound)
+                    notes.append("'\(parameters[a].raw)' and '\(parameters[b].raw)' are one \(own.name): '\(raw)'")
+                    parameters[a] = Parameter(name: own.name, value: .text(raw), raw: raw, span: span, resolution: parameters[a].resolution)
+                    parameters.remove(at: b)
+                    joined = true
+                    break
+                }
+                if !joined { break }
+            }
+        }
+        return notes
+    }
+
+    /// A name takes the head word of its kind said before it with a linking word: "la {nota} del
+    /// viaje" → "nota del viaje", "ma {liste} de courses" → "liste de courses" (`lexicon.json`
+    /// "leadingHeadWords", by vocabulary type). A value that is one of the user's own items as it
+    /// stands keeps its words ("la lista de Groceries" → "Groceries").
+    func withLeadingHeadWords(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) {
+        guard !u.grammar.leadingHeadWords.isEmpty else { return }
+        let keys = u.units.map(\.key)
+        for (i, p) in parameters.enumerated() {
+            guard let type = spec.parameter(p.name)?.vocabulary, let lead = u.grammar.leadingHeadWords[type], case .text = p.value,
+                let span = p.span
+            else { continue }
+            let range = unitRange(of: span, in: u.units)
+            guard !range.isEmpty, !(u.language.userItems[type]?.contains(keys[range]) ?? false) else { continue }
+            // The linking words end right before the name; the head word stands right before them.
+            var start: Int?
+            for linkStart in stride(from: range.lowerBound - 1, through: max(1, range.lowerBound - lead.links.longest), by: -1) {
+                guard lead.links.contains(keys[linkStart..<range.lowerBound]), lead.heads.contains(keys[linkStart - 1]),
+                    !u.units[linkStart].commaBefore, !u.units[range.lowerBound].commaBefore
+                else { continue }
+                start = linkStart - 1
+                break
+            }
+            guard let start,
+                !parameters.contains(where: { q in q.span.map { $0.start < span.start && $0.end > u.units[start].token.span.start } ?? false })
+            else { continue }
+            let (raw, newSpan) = u.said(start..<range.upperBound)
+            parameters[i] = Parameter(name: p.name, value: .text(raw), raw: raw, span: newSpan, resolution: p.resolution)
+        }
+    }
+
     /// An enum value whose words are exactly an item of the user's vocabulary for another
     /// parameter of the intent goes to that parameter: with an account the user calls "Savings",
     /// "my savings balance" asks about that account (`fromAccount`), not about a kind
@@ -178,7 +246,7 @@ extension IntentParser {
             let range = unitRange(of: span, in: u.units)
             guard !range.isEmpty else { continue }
             for other in spec.parameters where other.type == .string && !other.list && other.vocabulary != nil {
-                guard !parameters.contains(where: { $0.name == other.name }), let vocabulary = u.vocabularies[other.vocabulary!],
+                guard !parameters.contains(where: { $0.name == other.name }), let vocabulary = u.language.userItems[other.vocabulary!],
                     vocabulary.contains(keys[range])
                 else { continue }
                 parameters[i] = Parameter(name: other.name, value: .text(p.raw), raw: p.raw, span: span)

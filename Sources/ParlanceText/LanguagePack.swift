@@ -263,8 +263,9 @@ private struct Recognition {
         } else {
             return nil
         }
-        if part == nil, frequency == .daily, let dayPart = words.dayParts.longestMatch(in: keys, from: j) {
-            // "every day in the evening" is rare; "daily evening" rarer: only a bare part right after.
+        if part == nil, frequency == .daily || !weekdays.isEmpty, let dayPart = words.dayParts.longestMatch(in: keys, from: j) {
+            // "every day in the evening" is rare; "daily evening" rarer: only a bare part right
+            // after, as after weekdays ("tous les lundis soir", "dienstags und freitags abends").
             part = dayPart.value
             j = dayPart.end
         }

@@ -67,6 +67,10 @@ final class LanguageGrammar: Sendable {
     /// for notebookItemTitle in Spanish): "la nota del viaje" → "nota del viaje", as
     /// `Corpora/ANNOTATION.md` annotates (`lexicon.json` "leadingHeadWords", by vocabulary type).
     let leadingHeadWords: [String: LeadingHeadWords]
+    /// Linking words inside a name ("de" in "El Rincón de Pepe", "da" in "Trattoria da Gino"):
+    /// two values of a one-value parameter with one of these alone between them are one name
+    /// (`lexicon.json` "nameLinks").
+    let nameLinks: PhraseSet
     /// Hesitations and discourse words that are never part of a value ("um", "euh", "ähm").
     let fillers: Set<String>
     /// Words of the wake phrase ("hey", "siri", "oye"): what may come before a request.
@@ -258,6 +262,9 @@ final class LanguageGrammar: Sendable {
             leadingHeadWords[type] = LeadingHeadWords(heads: Set(entry.heads.flatMap(keys)), links: links)
         }
         self.leadingHeadWords = leadingHeadWords
+        var nameLinks = PhraseSet()
+        for link in lexicon.nameLinks ?? [] { nameLinks.insert(keys(link)) }
+        self.nameLinks = nameLinks
         var fillers = Set<String>()
         for filler in lexicon.fillers ?? [] {
             let words = keys(filler)
@@ -368,6 +375,8 @@ final class LanguageGrammar: Sendable {
         var headWords: [String: [String]]?
         /// Vocabulary type → head words said before the name and the words that link them to it.
         var leadingHeadWords: [String: LeadingHeadWordsEntry]?
+        /// Linking words inside a name ("de", "del", "da").
+        var nameLinks: [String]?
         /// Single words.
         var fillers: [String]?
         var wakeWords: [String]?

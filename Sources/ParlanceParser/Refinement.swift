@@ -169,12 +169,14 @@ extension IntentParser {
         }
     }
 
-    /// A parameter that takes one name, read as two names with only a word or two of linking
-    /// function words between them, is one name that holds them: "El Rincón" + "de" + "Pepe" →
-    /// "El Rincón de Pepe", "Trattoria" + "da" + "Gino" → "Trattoria da Gino". A comma, a
-    /// sentence end, an app's mention or any other word between them keeps them apart.
+    /// A parameter that takes one name, read as two names with only a linking word of names
+    /// between them (`lexicon.json` "nameLinks"), is one name that holds them: "El Rincón" + "de"
+    /// + "Pepe" → "El Rincón de Pepe", "Trattoria" + "da" + "Gino" → "Trattoria da Gino". A
+    /// comma, a sentence end, an app's mention, any other word between them, or a contact's name
+    /// on either side keeps them apart.
     func joinedNames(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
         var notes: [String] = []
+        let keys = u.units.map(\.key)
         let mentioned = u.mentions.map(\.range)
         for own in spec.parameters where !own.list && [.string, .place].contains(own.type) {
             while true {
@@ -187,8 +189,10 @@ extension IntentParser {
                     let first = unitRange(of: parameters[a].span!, in: u.units)
                     let second = unitRange(of: parameters[b].span!, in: u.units)
                     let gap = first.upperBound..<second.lowerBound
-                    guard !first.isEmpty, !second.isEmpty, (1...2).contains(gap.count),
-                        gap.allSatisfy({ u.grammar.notNames.contains(u.units[$0].key) && !u.units[$0].commaBefore && !u.units[$0].sentenceBefore }),
+                    let contacts = u.language.userItems["contactName"]
+                    guard !first.isEmpty, !second.isEmpty, (1...2).contains(gap.count), u.grammar.nameLinks.contains(keys[gap]),
+                        gap.allSatisfy({ !u.units[$0].commaBefore && !u.units[$0].sentenceBefore }),
+                        !(contacts?.contains(keys[first]) ?? false), !(contacts?.contains(keys[second]) ?? false),
                         !u.units[second.lowerBound].commaBefore, !u.units[second.lowerBound].sentenceBefore,
                         !mentioned.contains(where: { $0.overlaps(gap) })
                     else { continue }

@@ -6,7 +6,9 @@ import Parlance
 struct ContextOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "Context file (JSON: apps, intents, vocabularies). Default: the built-in demo (MonkeyChat, MonkeyFit, MonkeyNotes, MonkeyBank, Soup Chef).")
+        help:
+            "Context file (JSON: apps, intents, vocabularies). Default: the built-in demo (MonkeyChat, MonkeyFit, MonkeyNotes, MonkeyBank, Soup Chef)."
+    )
     var context: String?
 
     @Option(

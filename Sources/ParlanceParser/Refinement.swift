@@ -87,7 +87,9 @@ extension IntentParser {
             while end < min(limit, start + 4), end < u.units.count {
                 if end > start, u.units[end].commaBefore || u.units[end].sentenceBefore { break }
                 if u.grammar.conjunctions.contains(keys[end]) || u.grammar.fillers.contains(keys[end]) { break }
-                if u.entities.contains(where: { $0.span.start <= u.units[end].token.span.start && u.units[end].token.span.end <= $0.span.end }) {
+                if u.entities.contains(where: {
+                    $0.span.start <= u.units[end].token.span.start && u.units[end].token.span.end <= $0.span.end
+                }) {
                     break
                 }
                 end += 1
@@ -162,7 +164,10 @@ extension IntentParser {
             {
                 end += 1
             }
-            guard end > range.upperBound, !parameters.contains(where: { q in q.span.map { $0.start >= span.end && $0.start < u.units[end - 1].token.span.end } ?? false })
+            guard end > range.upperBound,
+                !parameters.contains(where: { q in
+                    q.span.map { $0.start >= span.end && $0.start < u.units[end - 1].token.span.end } ?? false
+                })
             else { continue }
             let (raw, newSpan) = u.said(range.lowerBound..<end)
             parameters[i] = Parameter(name: p.name, value: .text(raw), raw: raw, span: newSpan, resolution: p.resolution)
@@ -231,9 +236,10 @@ extension IntentParser {
                 start = linkStart - 1
                 break
             }
-            guard let start,
-                !parameters.contains(where: { q in q.span.map { $0.start < span.start && $0.end > u.units[start].token.span.start } ?? false })
-            else { continue }
+            guard let start else { continue }
+            let headStart = u.units[start].token.span.start
+            let overlapped = parameters.contains { q in q.span.map { $0.start < span.start && $0.end > headStart } ?? false }
+            guard !overlapped else { continue }
             let (raw, newSpan) = u.said(start..<range.upperBound)
             parameters[i] = Parameter(name: p.name, value: .text(raw), raw: raw, span: newSpan, resolution: p.resolution)
         }
@@ -272,7 +278,9 @@ extension IntentParser {
                     let n = Int(value)
                 else { continue }
                 let (raw, span) = u.said(start..<end)
-                guard !parameters.contains(where: { q in q.span.map { $0.start < span.end && span.start < $0.end } ?? false }) else { continue }
+                guard !parameters.contains(where: { q in q.span.map { $0.start < span.end && span.start < $0.end } ?? false }) else {
+                    continue
+                }
                 parameters.append(Parameter(name: own.name, value: .number(Decimal(n)), raw: raw, span: span))
                 notes.append("\(own.name) \(n) from '\(raw)'")
                 break

@@ -167,7 +167,8 @@ struct DateLexicon: Sendable {
             func frequency(_ name: String, _ key: String) throws -> Recurrence.Frequency {
                 guard let f = Recurrence.Frequency(rawValue: name) else {
                     throw LanguageDataError(
-                        file: "\(language)/dates.json", message: "at .recurrence.\(key): unknown frequency '\(name)' (daily, weekly, monthly, yearly)")
+                        file: "\(language)/dates.json",
+                        message: "at .recurrence.\(key): unknown frequency '\(name)' (daily, weekly, monthly, yearly)")
                 }
                 return f
             }
@@ -196,7 +197,8 @@ struct DateLexicon: Sendable {
             }
             for (word, weekday) in recurring.weekdayAdverbs {
                 guard (1...7).contains(weekday) else {
-                    throw LanguageDataError(file: "\(language)/dates.json", message: "at .recurrence.weekdayAdverbs.\(word): expected 1 (Sunday) … 7")
+                    throw LanguageDataError(
+                        file: "\(language)/dates.json", message: "at .recurrence.weekdayAdverbs.\(word): expected 1 (Sunday) … 7")
                 }
                 words.weekdayAdverbs.insert(tokenizer.phraseKeys(word), weekday)
             }

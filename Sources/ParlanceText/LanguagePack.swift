@@ -229,7 +229,8 @@ private struct Recognition {
         var part: String?
         func moreWeekdays() {
             while let and = words.conjunctions.longestMatch(in: keys, from: j),
-                let next = words.weekdays.longestMatch(in: keys, from: and.end) ?? words.weekdayAdverbs.longestMatch(in: keys, from: and.end)
+                let next = words.weekdays.longestMatch(in: keys, from: and.end)
+                    ?? words.weekdayAdverbs.longestMatch(in: keys, from: and.end)
             {
                 if !weekdays.contains(next.value) { weekdays.append(next.value) }
                 j = next.end

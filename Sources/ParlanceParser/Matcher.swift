@@ -202,6 +202,14 @@ struct PhraseLexicon: Sendable {
         return shared[phrase] ?? entries[phrase].map { [$0] } ?? []
     }
 
+    /// The longest phrase said exactly from `start` on: its end and value; nil when none is.
+    func longestExact(_ keys: [String], from start: Int) -> (end: Int, value: String)? {
+        for length in stride(from: min(longest, keys.count - start), through: 1, by: -1) {
+            if let value = entries[Array(keys[start..<(start + length)])] { return (start + length, value) }
+        }
+        return nil
+    }
+
     /// Matches starting at `start`: (end, value, exact). A single long word may have one slip.
     func matches(_ keys: [String], from start: Int) -> [(Int, String, Bool)] {
         var result: [(Int, String, Bool)] = []

@@ -38,8 +38,7 @@ extension IntentParser {
                 notes.append("'\(p.raw)' is no \(p.name): only function words")
                 continue
             }
-            let (raw, trimmed) = u.said(kept)
-            parameters.append(Parameter(name: p.name, value: .text(raw), raw: raw, span: trimmed, resolution: p.resolution))
+            parameters.append(resaid(p, over: kept, u))
         }
         notes += joinedNames(&parameters, spec: spec, u)
         if let note = relocated(&parameters, spec: spec, u) { notes.append(note) }
@@ -76,9 +75,7 @@ extension IntentParser {
         let keys = u.units.map(\.key)
         /// The longest trigger phrase starting at `start`: its end and event.
         func phrase(at start: Int) -> (end: Int, event: SpatialTrigger.Event)? {
-            guard let (end, value, _) = u.grammar.triggers.matches(keys, from: start).filter({ $0.2 }).max(by: { $0.0 < $1.0 }) else {
-                return nil
-            }
+            guard let (end, value) = u.grammar.triggers.longestExact(keys, from: start) else { return nil }
             return (end, SpatialTrigger.Event(rawValue: value) ?? .arrive)
         }
         /// A place's units from `start`: up to a comma, a conjunction, a date or time, or four words.
@@ -136,8 +133,7 @@ extension IntentParser {
                 let cut = unitRange(of: s, in: u.units).lowerBound..<start
                 let trimmed = trimmedValue(cut, u)
                 guard !trimmed.isEmpty else { continue }
-                let (text, newSpan) = u.said(trimmed)
-                parameters[i] = Parameter(name: q.name, value: .text(text), raw: text, span: newSpan, resolution: q.resolution)
+                parameters[i] = resaid(q, over: trimmed, u)
             }
             parameters.removeAll { q in q.span.map { $0.start >= phraseStart && $0.start < span.end } ?? false }
             parameters.append(
@@ -169,8 +165,7 @@ extension IntentParser {
                     q.span.map { $0.start >= span.end && $0.start < u.units[end - 1].token.span.end } ?? false
                 })
             else { continue }
-            let (raw, newSpan) = u.said(range.lowerBound..<end)
-            parameters[i] = Parameter(name: p.name, value: .text(raw), raw: raw, span: newSpan, resolution: p.resolution)
+            parameters[i] = resaid(p, over: range.lowerBound..<end, u)
         }
     }
 
@@ -183,33 +178,40 @@ extension IntentParser {
         var notes: [String] = []
         let keys = u.units.map(\.key)
         let mentioned = u.mentions.map(\.range)
+        let contacts = u.language.userItems["contactName"]
+        /// The units of parameters `a` and `b` when they are one name with a linking word of names
+        /// between them.
+        func joined(_ a: Int, _ b: Int) -> Range<Int>? {
+            guard case .text = parameters[a].value, case .text = parameters[b].value else { return nil }
+            let first = unitRange(of: parameters[a].span!, in: u.units)
+            let second = unitRange(of: parameters[b].span!, in: u.units)
+            guard !first.isEmpty, !second.isEmpty, first.upperBound < second.lowerBound else { return nil }
+            let gap = first.upperBound..<second.lowerBound
+            guard u.grammar.nameLinks.contains(keys[gap]),
+                (gap.lowerBound...second.lowerBound).allSatisfy({ !u.units[$0].commaBefore && !u.units[$0].sentenceBefore }),
+                !(contacts?.contains(keys[first]) ?? false), !(contacts?.contains(keys[second]) ?? false),
+                !mentioned.contains(where: { $0.overlaps(gap) })
+            else { return nil }
+            return first.lowerBound..<second.upperBound
+        }
         for own in spec.parameters where !own.list && [.string, .place].contains(own.type) {
-            while true {
-                let said = parameters.indices.filter { parameters[$0].name == own.name && parameters[$0].span != nil }
-                    .sorted { parameters[$0].span!.start < parameters[$1].span!.start }
-                guard said.count > 1 else { break }
-                var joined = false
-                for (a, b) in zip(said, said.dropFirst()) {
-                    guard case .text = parameters[a].value, case .text = parameters[b].value else { continue }
-                    let first = unitRange(of: parameters[a].span!, in: u.units)
-                    let second = unitRange(of: parameters[b].span!, in: u.units)
-                    let gap = first.upperBound..<second.lowerBound
-                    let contacts = u.language.userItems["contactName"]
-                    guard !first.isEmpty, !second.isEmpty, (1...2).contains(gap.count), u.grammar.nameLinks.contains(keys[gap]),
-                        gap.allSatisfy({ !u.units[$0].commaBefore && !u.units[$0].sentenceBefore }),
-                        !(contacts?.contains(keys[first]) ?? false), !(contacts?.contains(keys[second]) ?? false),
-                        !u.units[second.lowerBound].commaBefore, !u.units[second.lowerBound].sentenceBefore,
-                        !mentioned.contains(where: { $0.overlaps(gap) })
-                    else { continue }
-                    let (raw, span) = u.said(first.lowerBound..<second.upperBound)
-                    notes.append("'\(parameters[a].raw)' and '\(parameters[b].raw)' are one \(own.name): '\(raw)'")
-                    parameters[a] = Parameter(name: own.name, value: .text(raw), raw: raw, span: span, resolution: parameters[a].resolution)
-                    parameters.remove(at: b)
-                    joined = true
-                    break
+            var said = parameters.indices.filter { parameters[$0].name == own.name && parameters[$0].span != nil }
+                .sorted { parameters[$0].span!.start < parameters[$1].span!.start }
+            var joinedAway: [Int] = []
+            var k = 0
+            while k + 1 < said.count {
+                let (a, b) = (said[k], said[k + 1])
+                guard let units = joined(a, b) else {
+                    k += 1
+                    continue
                 }
-                if !joined { break }
+                let one = resaid(parameters[a], over: units, u)
+                notes.append("'\(parameters[a].raw)' and '\(parameters[b].raw)' are one \(own.name): '\(one.raw)'")
+                parameters[a] = one
+                joinedAway.append(b)
+                said.remove(at: k + 1)
             }
+            for index in joinedAway.sorted(by: >) { parameters.remove(at: index) }
         }
         return notes
     }
@@ -240,8 +242,7 @@ extension IntentParser {
             let headStart = u.units[start].token.span.start
             let overlapped = parameters.contains { q in q.span.map { $0.start < span.start && $0.end > headStart } ?? false }
             guard !overlapped else { continue }
-            let (raw, newSpan) = u.said(start..<range.upperBound)
-            parameters[i] = Parameter(name: p.name, value: .text(raw), raw: raw, span: newSpan, resolution: p.resolution)
+            parameters[i] = resaid(p, over: start..<range.upperBound, u)
         }
     }
 
@@ -274,9 +275,7 @@ extension IntentParser {
         for own in spec.parameters where own.type == .integer && !parameters.contains(where: { $0.name == own.name }) {
             guard let counts = u.grammar.counts[own.name] else { continue }
             for start in keys.indices {
-                guard let (end, value, _) = counts.matches(keys, from: start).filter({ $0.2 }).max(by: { $0.0 < $1.0 }),
-                    let n = Int(value)
-                else { continue }
+                guard let (end, value) = counts.longestExact(keys, from: start), let n = Int(value) else { continue }
                 let (raw, span) = u.said(start..<end)
                 guard !parameters.contains(where: { q in q.span.map { $0.start < span.end && span.start < $0.end } ?? false }) else {
                     continue
@@ -287,6 +286,13 @@ extension IntentParser {
             }
         }
         return notes
+    }
+
+    /// `p` said over units `range` instead: its text value, raw and span from those units, its
+    /// name and resolution kept.
+    func resaid(_ p: Parameter, over range: Range<Int>, _ u: Utterance) -> Parameter {
+        let (raw, span) = u.said(range)
+        return Parameter(name: p.name, value: .text(raw), raw: raw, span: span, resolution: p.resolution)
     }
 
     /// The words of units `range` as said, and their span.

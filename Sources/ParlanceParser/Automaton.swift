@@ -134,11 +134,14 @@ struct Automaton: Sendable {
         var slips: [Step] = []
         var slots: [Step] = []
         var ends: [Step] = []
+        var order: [UInt64] = []
+        // Words of 4+ letters, by id (counting a string's characters is not free).
+        let long = self.words.map { $0.count >= 4 }
         for state in 0..<count {
             defer {
                 // Sorted by key, stably: the steps of one word stay in the order met.
-                wordSteps.close(words.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element))
-                fillerSteps.close(fillers.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element))
+                wordSteps.close(Automaton.sortedByKey(words, order: &order))
+                fillerSteps.close(Automaton.sortedByKey(fillers, order: &order))
                 slipSteps.close(slips)
                 slotSteps.close(slots)
                 endSteps.close(ends)
@@ -161,7 +164,7 @@ struct Automaton: Sendable {
                     case .accept: stack.append((Int(edge.target), edge.value))
                     case .word:
                         words.append(step)
-                        if self.words[Int(edge.value)].count >= 4 { slips.append(step) }
+                        if long[Int(edge.value)] { slips.append(step) }
                     case .filler: fillers.append(step)
                     case .slot: slots.append(step)
                     }
@@ -171,6 +174,22 @@ struct Automaton: Sendable {
         edges = []
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
+    }
+
+    /// `steps` sorted by key, stably (the steps of one key stay in the order met): key and
+    /// position packed in one integer, so one plain sort of integers does it.
+    private static func sortedByKey(_ steps: [Step], order: inout [UInt64]) -> [Step] {
+        guard steps.count > 1 else { return steps }
+        var sorted = true
+        for n in 1..<steps.count where steps[n - 1].key > steps[n].key {
+            sorted = false
+            break
+        }
+        if sorted { return steps }
+        order.removeAll(keepingCapacity: true)
+        for (n, step) in steps.enumerated() { order.append(UInt64(UInt32(bitPattern: step.key)) << 32 | UInt64(n)) }
+        order.sort()
+        return order.map { steps[Int($0 & 0xFFFF_FFFF)] }
     }
 
     mutating func newState() -> Int {

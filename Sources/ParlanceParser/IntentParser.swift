@@ -101,14 +101,46 @@ public final class IntentParser: UtteranceParser {
         let result = try WorkMeter.$current.withValue(meter) { () throws -> ParseResult in
             var state = ParseState()
             for stage in Self.stages {
-                if let result = try stage.run(&utterance, &state, parser: self) { return refined(relabeled(result, language), utterance) }
+                if let result = try stage.run(&utterance, &state, parser: self) {
+                    return outsideChecked(refined(relabeled(result, language), utterance), utterance)
+                }
             }
-            return refined(
-                relabeled(
-                    decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970),
-                    language), utterance)
+            return outsideChecked(
+                refined(
+                    relabeled(
+                        decide(
+                            state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970),
+                        language), utterance), utterance)
         }
         if meter.exceeded { throw TooSlow(budget: workBudget) }
+        return result
+    }
+
+    /// A reading of a domain whose request says what puts it outside that domain (`lexicon.json`
+    /// "outside": "add Jacob Hoggard to my get-going playlist" is no list of tasks): no intent.
+    /// Said inside a value of free text (a message, a note's content, a task's title), the words
+    /// are what is written, not what is asked for, and do not count; said in the name of one of
+    /// the user's items (a list's name), they do.
+    func outsideChecked(_ result: ParseResult, _ u: Utterance) -> ParseResult {
+        guard let frame = result.intent, let words = u.grammar.outside[frame.domain], let spec = catalogue.intent(frame.name)
+        else { return result }
+        let free = frame.parameters.compactMap { p -> Range<Int>? in
+            guard let span = p.span, let own = spec.parameter(p.name), own.type == .text || (own.type == .string && own.vocabulary == nil)
+            else { return nil }
+            return unitRange(of: span, in: u.units)
+        }
+        let keys = u.units.map(\.key)
+        for start in keys.indices where !free.contains(where: { $0.contains(start) }) {
+            guard let length = words.match(keys, at: start) else { continue }
+            let said = u.said(start..<(start + length)).raw
+            return ParseResult(
+                intent: nil, alternatives: [frame],
+                reason: "out of domain: '\(said)' puts the request outside \(frame.domain)",
+                explanation: Explanation(
+                    decidedBy: result.explanation.decidedBy, source: result.explanation.source, score: result.explanation.score,
+                    appMention: nil,
+                    notes: result.explanation.notes + ["'\(said)' puts the request outside \(frame.domain) (lexicon.json outside)"]))
+        }
         return result
     }
 
@@ -152,6 +184,11 @@ public final class IntentParser: UtteranceParser {
     /// the template's, to overrule a template reading.
     static let overruleShare = 0.8
     static let overruledShare = 0.05
+    /// Over a template that read only what follows a clause boundary (its preamble left out),
+    /// the trained tier's intent wins with at least this probability and this many times the
+    /// template intent's.
+    static let preambleOverruleShare = 0.6
+    static let preambleOverruleRatio = 3.0
 
     /// The result for shortcuts said: the one shortcut's frame, or a disambiguation.
     func shortcutResult(_ matches: [ShortcutMatcher.Match], language: String, notes: [String]) -> ParseResult {
@@ -408,6 +445,8 @@ public final class IntentParser: UtteranceParser {
         var donationWeight = 0.0
         /// The app the donations point to, when none was named and several handle the intent.
         var donatedApp: String?
+        /// Read from a clause boundary, the words before it left out (`Reading.onlyIfUnread`).
+        var afterPreamble = false
 
         /// The intent's name as frames give it.
         var name: String { entry?.intent.name ?? intent.catalogueName ?? "\(intent)" }

@@ -79,6 +79,9 @@ final class LanguageGrammar: Sendable {
     let possessives: Set<String>
     /// Phrases that open a request of another kind ("remind me", "set an alarm").
     let elsewhere: PhraseSet
+    /// Per domain, what puts a request outside it, said anywhere but in a value of free text
+    /// (`lexicon.json` "outside": a playlist is no list of tasks).
+    let outside: [String: OutsideWords]
     let conjunctions: Set<String>
     let notNames: Set<String>
     let capitalizedNouns: Bool
@@ -137,7 +140,14 @@ final class LanguageGrammar: Sendable {
         self.templates = templates
 
         self.rules = rules
-        func keys(_ word: String) -> [String] { LanguageGrammar.unitKeys(tokenizer.tokenize(word)) }
+        // Each template word tokenized once: a grammar says "the" or "message" thousands of times.
+        var tokenized: [String: [String]] = [:]
+        func keys(_ word: String) -> [String] {
+            if let known = tokenized[word] { return known }
+            let keys = LanguageGrammar.unitKeys(tokenizer.tokenize(word))
+            tokenized[word] = keys
+            return keys
+        }
         var builder = AutomatonBuilder(rules: rules, keys: keys)
 
         func compile(verbified: Bool) throws -> Compiled {
@@ -277,6 +287,23 @@ final class LanguageGrammar: Sendable {
         var elsewhere = PhraseSet()
         for phrase in lexicon.elsewhere ?? [] { elsewhere.insert(keys(phrase)) }
         self.elsewhere = elsewhere
+        var outside: [String: OutsideWords] = [:]
+        for (domain, entries) in lexicon.outside ?? [:] {
+            var words = OutsideWords()
+            for entry in entries {
+                if entry.hasPrefix("*") {
+                    let ending = TextNormalizer.key(String(entry.dropFirst()))
+                    guard !ending.isEmpty, !ending.contains(" ") else {
+                        throw GrammarError.file("\(language)/lexicon.json", "outside: '\(entry)': a word ending is one word after '*'")
+                    }
+                    words.endings.append(ending)
+                } else {
+                    words.phrases.insert(keys(entry))
+                }
+            }
+            outside[domain] = words
+        }
+        self.outside = outside
         self.notNames = Set(lexicon.notNames.flatMap(keys))
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
@@ -384,6 +411,8 @@ final class LanguageGrammar: Sendable {
         var possessives: [String]?
         /// Phrases that open a request of another kind ("remind me", "set an alarm").
         var elsewhere: [String]?
+        /// Domain → phrases that put a request outside it; "*word": a word ending so (a compound).
+        var outside: [String: [String]]?
         var notNames: [String]
         var vocabulary: [String: [String]]
         /// The language capitalizes every noun (German): capitals say nothing about names.
@@ -452,5 +481,19 @@ public enum GrammarError: Error, Sendable, CustomStringConvertible {
         case .missing(let language): "no intent grammar for '\(language)'"
         case .file(let file, let message): "grammar \(file): \(message)"
         }
+    }
+}
+
+/// What puts a request outside a domain (`lexicon.json` "outside"): phrases, and endings of
+/// compound words ("*wiedergabeliste": "Partywiedergabeliste").
+struct OutsideWords: Sendable {
+    var phrases = PhraseSet()
+    var endings: [String] = []
+
+    /// The units said at `start` that are one of the phrases or end so; nil when none.
+    func match(_ keys: [String], at start: Int) -> Int? {
+        if let length = phrases.longestMatch(keys, at: start) { return length }
+        let key = keys[start]
+        return endings.contains { key.count > $0.count && key.hasSuffix($0) } ? 1 : nil
     }
 }

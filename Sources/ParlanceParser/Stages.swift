@@ -280,7 +280,9 @@ struct TemplateStage: ParseStage {
                     if readBeforeComma == nil { readBeforeComma = !state.candidates.isEmpty }
                     if readBeforeComma == true { continue }
                 }
-                state.candidates += parser.templateCandidates(reading, u, bend: bend)
+                var read = parser.templateCandidates(reading, u, bend: bend)
+                if reading.onlyIfUnread { for n in read.indices { read[n].afterPreamble = true } }
+                state.candidates += read
             }
             if bend, !state.candidates.isEmpty { state.bent = true }
         }
@@ -403,12 +405,20 @@ struct DecisionStage: ParseStage {
         // A template reading the trained tier is sure is another intent of the same domain (the
         // words that say which one, "slideshow", "request", "voicemail", went into a slot or a
         // verbified template's gap): that intent, from its own template reading if it has one,
-        // else from the trained tier.
+        // else from the trained tier. When the template read only what follows a clause
+        // boundary, the words it left out may say what the request is about ("I don't need the
+        // ride anymore, cancel it" is no workout's "cancel it"): the trained tier, which read
+        // them, need only be clearly surer of another intent, of any domain.
+        let afterPreamble = !state.candidates.contains { $0.name == frame.name && !$0.afterPreamble }
         let ranked = IntentParser.distribution(model, features: features, allowed: u.mentions.first.map { m in { m.app.handles($0) } })
-        guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name, top.p >= IntentParser.overruleShare,
-            (ranked.first { $0.label == frame.name }?.p ?? 0) < IntentParser.overruledShare,
-            parser.catalogue.intent(top.label)?.domain == frame.domain
-        else { return decided }
+        guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name else { return decided }
+        let framed = ranked.first { $0.label == frame.name }?.p ?? 0
+        let overrules =
+            afterPreamble
+            ? top.p >= IntentParser.preambleOverruleShare && framed * IntentParser.preambleOverruleRatio <= top.p
+            : top.p >= IntentParser.overruleShare && framed < IntentParser.overruledShare
+                && parser.catalogue.intent(top.label)?.domain == frame.domain
+        guard overrules else { return decided }
         let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
         let readings = state.candidates.filter { c in
             c.intent == .catalogue(top.label) && (u.mentions.first.map { c.handled(by: $0.app) } ?? true)

@@ -1,4 +1,4 @@
 // The parser on the built-in demo context: readings, templates, the trained tier, refinement.
 import FuzzSupport
 
-runFuzzer { LLVMFuzzerTestOneInput($0, $1) }
+runFuzzer(warmUp: warmUpInputs()) { LLVMFuzzerTestOneInput($0, $1) }

@@ -2,4 +2,4 @@
 // or a parse whose names are resolved (first byte odd).
 import FuzzSupport
 
-runFuzzer { LLVMFuzzerTestOneInput($0, $1) }
+runFuzzer(warmUp: warmUpInputs(prefix: [1])) { LLVMFuzzerTestOneInput($0, $1) }

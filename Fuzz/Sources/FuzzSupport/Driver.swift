@@ -16,7 +16,12 @@ private func LLVMFuzzerRunDriver(
 /// libFuzzer's own `main`, which calls it directly. A crash, a trap (a failed precondition, an
 /// index out of range), a sanitizer report or a hang past `-timeout` stops the run with the
 /// input saved.
-public func runFuzzer(_ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+///
+/// `warmUp` inputs run first, before libFuzzer's clock for `-timeout` starts: a harness that
+/// loads a language on its first input in that language (grammar compilation, models) passes
+/// one input per language, so that no fuzzed input is charged with it.
+public func runFuzzer(warmUp: [[UInt8]] = [], _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+    for bytes in warmUp { _ = bytes.withUnsafeBufferPointer { testOneInput($0.baseAddress, $0.count) } }
     var argc = CommandLine.argc
     var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
     exit(LLVMFuzzerRunDriver(&argc, &argv, testOneInput))
@@ -46,4 +51,10 @@ public func withLocaleAndText(_ bytes: UnsafePointer<UInt8>?, _ size: Int, _ bod
     let (locale, text) = localeAndText(input(bytes, size))
     body(locale, text)
     return 0
+}
+
+/// One text input per locale of `fuzzLocales` (see `localeAndText`), after `prefix`: the
+/// warm-up of a harness that parses.
+public func warmUpInputs(prefix: [UInt8] = []) -> [[UInt8]] {
+    fuzzLocales.indices.map { prefix + [UInt8($0)] + Array("hello".utf8) }
 }

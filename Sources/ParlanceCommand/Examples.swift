@@ -7,7 +7,7 @@ struct Examples: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List an app's example phrases in a language (\"What can I do with Soup Chef?\").",
         discussion:
-            "From the app's custom intents (their phrases), its AppIntentVocabulary.plist (IntentPhrases), and the user's shortcuts for it (their phrases, or suggested phrases for a shortcut without one)."
+            "From the app's custom intents (their phrases), its AppIntentVocabulary.plist (IntentPhrases), the user's shortcuts for it (their phrases, or suggested phrases for a shortcut without one), and, for the catalogue intents it handles (messaging, notes, payments…), the language's example requests (Grammar/Languages/<code>/examples.json; --per-intent of each, three at most), each one the parser reads back as that intent."
     )
 
     @OptionGroup var contextOptions: ContextOptions
@@ -18,6 +18,13 @@ struct Examples: ParsableCommand {
     @Option(name: .long, help: "BCP 47 locale of the phrases.")
     var locale: String = "en-US"
 
+    @Option(name: .long, help: "Example requests per catalogue intent (at most 3).")
+    var perIntent: Int = 3
+
+    func validate() throws {
+        guard perIntent > 0 else { throw ValidationError("--per-intent must be at least 1") }
+    }
+
     func run() throws {
         let context = try contextOptions.load()
         guard let definition = context.apps.first(where: { $0.allNames.contains(app) }) else {
@@ -25,7 +32,10 @@ struct Examples: ParsableCommand {
         }
         let language: String
         do { language = try ParlanceLocale(locale).language } catch { throw ValidationError(error.description) }
-        let examples = context.examples(app: definition.name, language: language)
+        var examples = context.examples(app: definition.name, language: language)
+        if !definition.intents.isEmpty {
+            examples += try IntentParser(context: context).catalogueExamples(app: definition.name, language: language, perIntent: perIntent)
+        }
         guard !examples.isEmpty else {
             throw InputError("\(definition.name) has no example phrases in \(language)")
         }

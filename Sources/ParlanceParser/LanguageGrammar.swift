@@ -100,6 +100,18 @@ final class LanguageGrammar: Sendable {
         return Bundle.module.url(forResource: "Languages", withExtension: nil, subdirectory: "Grammar")
     }
 
+    /// A language's example requests by catalogue intent (`<language>/examples.json`, `{app}`
+    /// standing for the app's name), as `parlance examples` lists them.
+    static func examples(language: String, directory: URL? = nil) throws -> [String: [String]] {
+        guard let url = (directory ?? LanguageGrammar.directory)?.appendingPathComponent(language).appendingPathComponent("examples.json")
+        else { throw GrammarError.missing(language) }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw GrammarError.file("\(language)/examples.json", "cannot read the file") }
+        do { return try JSONGuard.decode([String: [String]].self, from: data) } catch let error as DecodingError {
+            throw GrammarError.file("\(language)/examples.json", LanguageResources.describe(error))
+        } catch { throw GrammarError.file("\(language)/examples.json", "\(error)") }
+    }
+
     /// The languages that have an intent grammar.
     static let availableLanguages: [String] = {
         guard let directory, let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }

@@ -118,12 +118,20 @@ struct Automaton: Sendable {
     /// Computes the closures of the states a match can stand in, from `start`, keeping as
     /// ends only the `accepting` states; call once, after the last edge is added.
     mutating func close(start: Int, accepting: Set<Int>) {
+        // The edges in one flat array, state `s`'s at `flat[offsets[s]..<offsets[s + 1]]`, in
+        // the order they were added: the walks below read them without an array per state.
+        var offsets = [Int](repeating: 0, count: count + 1)
+        for state in 0..<count { offsets[state + 1] = offsets[state] + edges[state].count }
+        var flat: [Stored] = []
+        flat.reserveCapacity(offsets[count])
+        for state in edges { flat.append(contentsOf: state) }
+        edges = []
+        var isAccepting = [Bool](repeating: false, count: count)
+        for state in accepting where state < count { isAccepting[state] = true }
         var entered = [Bool](repeating: false, count: count)
         entered[start] = true
-        for state in edges {
-            for edge in state where edge.kind == .word || edge.kind == .filler || edge.kind == .slot {
-                entered[Int(edge.target)] = true
-            }
+        for edge in flat where edge.kind == .word || edge.kind == .filler || edge.kind == .slot {
+            entered[Int(edge.target)] = true
         }
         // Which states the current closure has visited: the state it was last visited for, so
         // one array serves every closure (no set per state).
@@ -137,41 +145,43 @@ struct Automaton: Sendable {
         var order: [UInt64] = []
         // Words of 4+ letters, by id (counting a string's characters is not free).
         let long = self.words.map { $0.count >= 4 }
-        for state in 0..<count {
-            defer {
-                // Sorted by key, stably: the steps of one word stay in the order met.
-                wordSteps.close(Automaton.sortedByKey(words, order: &order))
-                fillerSteps.close(Automaton.sortedByKey(fillers, order: &order))
-                slipSteps.close(slips)
-                slotSteps.close(slots)
-                endSteps.close(ends)
-                words.removeAll(keepingCapacity: true)
-                fillers.removeAll(keepingCapacity: true)
-                slips.removeAll(keepingCapacity: true)
-                slots.removeAll(keepingCapacity: true)
-                ends.removeAll(keepingCapacity: true)
-            }
-            guard entered[state] else { continue }
-            stack.append((state, -1))
-            while let (current, template) = stack.popLast() {
-                guard visitedFor[current] != state else { continue }
-                visitedFor[current] = state
-                if accepting.contains(current) { ends.append(Step(key: Int32(current), target: Int32(current), template: template)) }
-                for edge in edges[current] {
-                    let step = Step(key: edge.value, target: edge.target, template: template)
-                    switch edge.kind {
-                    case .epsilon: stack.append((Int(edge.target), template))
-                    case .accept: stack.append((Int(edge.target), edge.value))
-                    case .word:
-                        words.append(step)
-                        if long[Int(edge.value)] { slips.append(step) }
-                    case .filler: fillers.append(step)
-                    case .slot: slots.append(step)
+        flat.withUnsafeBufferPointer { flat in
+            for state in 0..<count {
+                defer {
+                    // Sorted by key, stably: the steps of one word stay in the order met.
+                    wordSteps.close(Automaton.sortedByKey(words, order: &order))
+                    fillerSteps.close(Automaton.sortedByKey(fillers, order: &order))
+                    slipSteps.close(slips)
+                    slotSteps.close(slots)
+                    endSteps.close(ends)
+                    words.removeAll(keepingCapacity: true)
+                    fillers.removeAll(keepingCapacity: true)
+                    slips.removeAll(keepingCapacity: true)
+                    slots.removeAll(keepingCapacity: true)
+                    ends.removeAll(keepingCapacity: true)
+                }
+                guard entered[state] else { continue }
+                stack.append((state, -1))
+                while let (current, template) = stack.popLast() {
+                    guard visitedFor[current] != state else { continue }
+                    visitedFor[current] = state
+                    if isAccepting[current] { ends.append(Step(key: Int32(current), target: Int32(current), template: template)) }
+                    for k in offsets[current]..<offsets[current + 1] {
+                        let edge = flat[k]
+                        let step = Step(key: edge.value, target: edge.target, template: template)
+                        switch edge.kind {
+                        case .epsilon: stack.append((Int(edge.target), template))
+                        case .accept: stack.append((Int(edge.target), edge.value))
+                        case .word:
+                            words.append(step)
+                            if long[Int(edge.value)] { slips.append(step) }
+                        case .filler: fillers.append(step)
+                        case .slot: slots.append(step)
+                        }
                     }
                 }
             }
         }
-        edges = []
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
     }

@@ -99,18 +99,16 @@ public final class IntentParser: UtteranceParser {
             entities: analysis.entities, mentions: mentions, lookalikes: lookalikes, notes: notes, appInNames: !inNames.isEmpty)
         let meter = WorkMeter(limit: workBudget)
         let result = try WorkMeter.$current.withValue(meter) { () throws -> ParseResult in
+            // What every decided result goes through, whichever stage decided it.
+            func finished(_ result: ParseResult) -> ParseResult {
+                outsideChecked(refined(relabeled(result, language), utterance), utterance)
+            }
             var state = ParseState()
             for stage in Self.stages {
-                if let result = try stage.run(&utterance, &state, parser: self) {
-                    return outsideChecked(refined(relabeled(result, language), utterance), utterance)
-                }
+                if let result = try stage.run(&utterance, &state, parser: self) { return finished(result) }
             }
-            return outsideChecked(
-                refined(
-                    relabeled(
-                        decide(
-                            state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970),
-                        language), utterance), utterance)
+            return finished(
+                decide(state.candidates, notes: utterance.notes, mentions: utterance.mentions, time: referenceTime.secondsSince1970))
         }
         if meter.exceeded { throw TooSlow(budget: workBudget) }
         return result

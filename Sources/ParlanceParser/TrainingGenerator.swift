@@ -137,21 +137,6 @@ extension IntentParser {
         return result
     }
 
-    /// Example requests for an app's catalogue intents in a language ("What can I say to
-    /// MonkeyNotes?"): the language's `examples.json` (three per catalogue intent, `{app}` standing
-    /// for the app's name), for the intents the app handles, in catalogue order; at most
-    /// `perIntent` per intent. Empty for an app of custom intents only.
-    public func catalogueExamples(app name: String, language: String, perIntent: Int = 3) throws -> [(intent: String, phrases: [String])] {
-        guard let app = context.apps.first(where: { $0.name == name }), perIntent > 0 else { return [] }
-        let intents = catalogue.intents.filter { app.handles($0.name) }
-        guard !intents.isEmpty else { return [] }
-        let examples = try LanguageGrammar.examples(language: language)
-        return intents.compactMap { spec in
-            let phrases = (examples[spec.name] ?? []).prefix(perIntent).map { $0.replacingOccurrences(of: "{app}", with: app.name) }
-            return phrases.isEmpty ? nil : (spec.name, Array(phrases))
-        }
-    }
-
     static func pick(_ list: [String]?, _ rng: inout SplitMix64) -> String? {
         guard let list, !list.isEmpty else { return nil }
         return list[Int(rng.next() % UInt64(list.count))]

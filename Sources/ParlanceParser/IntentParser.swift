@@ -119,14 +119,19 @@ public final class IntentParser: UtteranceParser {
     /// Said inside a value of free text (a message, a note's content, a task's title), the words
     /// are what is written, not what is asked for, and do not count; said in the name of one of
     /// the user's items (a list's name), they do.
+    /// The units of each free-text parameter of a frame (text, or a string no vocabulary knows).
+    func freeTextRanges(_ frame: IntentFrame, _ spec: IntentSpec, _ units: [MatchUnit]) -> [Range<Int>] {
+        frame.parameters.compactMap { p -> Range<Int>? in
+            guard let span = p.span, let own = spec.parameter(p.name), own.type == .text || (own.type == .string && own.vocabulary == nil)
+            else { return nil }
+            return unitRange(of: span, in: units)
+        }
+    }
+
     func outsideChecked(_ result: ParseResult, _ u: Utterance) -> ParseResult {
         guard let frame = result.intent, let words = u.grammar.outside[frame.domain], let spec = catalogue.intent(frame.name)
         else { return result }
-        let free = frame.parameters.compactMap { p -> Range<Int>? in
-            guard let span = p.span, let own = spec.parameter(p.name), own.type == .text || (own.type == .string && own.vocabulary == nil)
-            else { return nil }
-            return unitRange(of: span, in: u.units)
-        }
+        let free = freeTextRanges(frame, spec, u.units)
         let keys = u.units.map(\.key)
         for start in keys.indices where !free.contains(where: { $0.contains(start) }) {
             guard let length = words.match(keys, at: start) else { continue }

@@ -84,6 +84,9 @@ final class LanguageGrammar: Sendable {
     let outside: [String: OutsideWords]
     let conjunctions: Set<String>
     let notNames: Set<String>
+    /// Every word the templates and their rules say ("send", "list", "anfordern"): the words a
+    /// request is told by, as against the items and names it carries.
+    let templateWords: Set<String>
     let capitalizedNouns: Bool
     /// The language's common vocabulary by type (e.g. workout activities), used with the context's.
     let vocabulary: [String: [String]]
@@ -187,6 +190,7 @@ final class LanguageGrammar: Sendable {
             try builder.add(.rule(rule), from: start, to: end)
             return Compiled(automaton: builder.automaton, start: start, end: end)
         }
+        self.templateWords = Set(tokenized.values.joined())
         self.mention = try compileMention("mention")
         self.mentionVerb = rules["mention_verb"] == nil ? nil : try compileMention("mention_verb")
 

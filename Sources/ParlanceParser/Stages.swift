@@ -390,8 +390,12 @@ struct DecisionStage: ParseStage {
                 reading.none >= IntentParser.nearMissVeto
                     || (state.bent && reading.first == FallbackModel.none && reading.none >= IntentParser.bentVeto)
             }
-            let reading = noneReading(leavingOut: places)
-            if vetoes(reading), names.isEmpty || vetoes(noneReading(leavingOut: places.union(names))) {
+            // A template that read only what follows a clause boundary is judged on those words:
+            // an acknowledgement before it ("Perfect, make a reservation there", "OK, great.
+            // Would you …") says nothing of whether the rest is a request.
+            let preamble = Self.preambleUnits(frame, u, state)
+            let reading = noneReading(leavingOut: places.union(preamble))
+            if vetoes(reading), names.isEmpty || vetoes(noneReading(leavingOut: places.union(names).union(preamble))) {
                 let none = reading.none
                 let p = (none * 1000).rounded() / 1000
                 return ParseResult(
@@ -400,6 +404,20 @@ struct DecisionStage: ParseStage {
                     explanation: Explanation(
                         decidedBy: "trained", source: decided.explanation.source, score: p, appMention: nil,
                         notes: decided.explanation.notes + ["template reading \(frame.name) vetoed as a near miss"]))
+            }
+            // A list or note said only by a name no vocabulary knows, with no word for a list or a
+            // note anywhere ("add Morten Harket to This Is Puccini" is a playlist's): the template
+            // guessed; it stands only if the trained tier reads the same intent.
+            if let name = Self.unknownBareItemName(frame, u, parser),
+                IntentParser.distribution(model, features: features, allowed: nil).first?.label != frame.name
+            {
+                return ParseResult(
+                    intent: nil, alternatives: [frame],
+                    reason:
+                        "out of domain: a template reads \(frame.name), but '\(name)' is no list or note the user has, and the trained tier reads another intent",
+                    explanation: Explanation(
+                        decidedBy: "trained", source: decided.explanation.source, score: decided.explanation.score, appMention: nil,
+                        notes: decided.explanation.notes + ["'\(name)' names no known item and no word says it is a list or a note"]))
             }
         }
         // A template reading the trained tier is sure is another intent of the same domain (the
@@ -419,6 +437,24 @@ struct DecisionStage: ParseStage {
             : top.p >= IntentParser.overruleShare && framed < IntentParser.overruledShare
                 && parser.catalogue.intent(top.label)?.domain == frame.domain
         guard overrules else { return decided }
+        // The words of what the template read as free text that no template says (an item, a
+        // note's words) tell what the request is about, not which request it is: the trained
+        // tier must read the other intent without them too ("check off apples from my shopping
+        // list" is no search because of "apples"), else the template stands. A template word
+        // inside the free text stays ("10 Euro fürs Frühstück anfordern": "anfordern").
+        // When the free text is all the request says besides the app ("Jotter, welche Listen hab
+        // ich?" read by a verbified template as a note's words), nothing is left to judge by.
+        let free = Self.freeTextUnits(frame, u, parser)
+        let named = Set(u.mentions.flatMap { parser.mentionExtent($0, units: u.units, grammar: u.grammar, vocabularies: u.vocabularies) })
+        if !afterPreamble, !free.isEmpty, u.units.indices.filter({ !free.contains($0) && !named.contains($0) }).count >= 2 {
+            let kept = u.units.indices.filter { !free.contains($0) }.map { u.units[$0] }
+            let without = IntentParser.distribution(
+                model,
+                features: parser.classifierFeatures(
+                    units: kept, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies),
+                allowed: u.mentions.first.map { m in { m.app.handles($0) } })
+            guard without.first?.label == top.label else { return decided }
+        }
         let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
         let readings = state.candidates.filter { c in
             c.intent == .catalogue(top.label) && (u.mentions.first.map { c.handled(by: $0.app) } ?? true)
@@ -432,6 +468,41 @@ struct DecisionStage: ParseStage {
             model, units: u.units, entities: u.entities, mentions: Array(u.mentions.prefix(1)), scalars: u.scalars, grammar: u.grammar,
             vocabularies: u.vocabularies, notes: decided.explanation.notes + [note])
         return trained.intent?.name == top.label ? trained : decided
+    }
+
+    /// The raw value of a notebook item parameter (notebookItemTitle) that the user's vocabulary
+    /// does not know, in a request where no head word of that type is said ("list", "note",
+    /// "lista": `lexicon.json` "headWords" and "leadingHeadWords"); nil otherwise, and for
+    /// languages without those head words.
+    static func unknownBareItemName(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> String? {
+        let type = "notebookItemTitle"
+        let heads = (u.grammar.headWords[type] ?? []).union(u.grammar.leadingHeadWords[type]?.heads ?? [])
+        guard !heads.isEmpty, let spec = parser.catalogue.intent(frame.name),
+            !u.units.contains(where: { heads.contains($0.key) })
+        else { return nil }
+        for p in frame.parameters where spec.parameter(p.name)?.vocabulary == type {
+            let keys = LanguageGrammar.unitKeys(u.grammar.tokenizer.tokenize(p.raw))
+            if keys.isEmpty || u.vocabularies[type]?.contains(keys[...]) == true { continue }
+            return p.raw
+        }
+        return nil
+    }
+
+    /// The units before the clause boundary where every template reading of the frame's intent
+    /// starts (`Candidate.afterPreamble`); none when one reads the whole utterance.
+    static func preambleUnits(_ frame: IntentFrame, _ u: Utterance, _ state: ParseState) -> Set<Int> {
+        let readings = state.candidates.filter { $0.name == frame.name }
+        guard !readings.isEmpty, readings.allSatisfy(\.afterPreamble),
+            let start = readings.compactMap({ $0.units.first?.token.span.start }).min()
+        else { return [] }
+        return Set(u.units.indices.filter { u.units[$0].token.span.start < start })
+    }
+
+    /// The units of the frame's free-text parameters (text, or strings no vocabulary knows)
+    /// whose words no template says.
+    static func freeTextUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
+        guard let spec = parser.catalogue.intent(frame.name) else { return [] }
+        return Set(parser.freeTextRanges(frame, spec, u.units).joined().filter { !u.grammar.templateWords.contains(u.units[$0].key) })
     }
 
     /// The words of the person parameters (contactName vocabulary) that are words of a known

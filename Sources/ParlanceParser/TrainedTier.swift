@@ -101,6 +101,18 @@ extension IntentParser {
     /// The least probability the unrestricted classifier must give a named app's intent for
     /// the trained tier to read it.
     static let plausibleShare = 0.1
+    /// How sure the trained tier must be of a reading, with no template and no app, that lacks a
+    /// required parameter of its intent or has none of its parameters. Chosen on the public
+    /// dev splits as whole splits, each with models trained without it
+    /// (`Corpora/external/without.sh`), 2026-11-28. Lacking a required parameter: at 0.7, 31
+    /// more out-of-domain lines refused for 5 requests lost (0.8: 16 more refused for 12 more
+    /// lost). With none of its parameters (`emptyShare`): 0.6, 0.65 and 0.7 refuse 88, 117 and
+    /// 154 more for 2, 4 and 6 requests lost; above 0.6 each request lost buys fewer refusals,
+    /// and at 0.7 the aside tenth of CLINC150 falls below its floor (3 of its 72 second-wave
+    /// questions said without a parameter).
+    static let incompleteShare = 0.7
+    /// The same for a reading with none of its intent's parameters (see `incompleteShare`).
+    static let emptyShare = 0.6
 
     /// Log-odds added to a named app's intents (see `distribution`).
     static let namedAppPrior = 2.0
@@ -193,6 +205,20 @@ extension IntentParser {
             }
         }
         parameters.sort { ($0.span?.start ?? .max) < ($1.span?.start ?? .max) }
+        // With no template and no app, a reading that lacks what its intent cannot do without
+        // ("call" with nobody to call, "complete" with no task), or that has none of its
+        // intent's parameters ("cancel that last thing", "oír de nuevo"), must be surer: such
+        // requests are rarely said that way, statements and commands of other kinds often are.
+        if mention == nil, !templatesReadIt, probability < Self.incompleteShare {
+            let missing = spec.parameters.first { p in p.required && !parameters.contains { $0.name == p.name } }
+            if missing != nil || (parameters.isEmpty && !spec.parameters.isEmpty && probability < Self.emptyShare) {
+                let lacks = missing.map { "has no \($0.name)" } ?? "has none of its parameters"
+                return ParseResult(
+                    intent: nil, alternatives: [],
+                    reason: "no template matched and the trained tier's \(label) (p = \(rounded)) \(lacks)",
+                    explanation: Explanation(decidedBy: "trained", source: source, score: rounded, appMention: mentionText, notes: notes))
+            }
+        }
         let app: String? =
             mention.map { reported($0.app) }
             ?? {

@@ -124,6 +124,36 @@ import Testing
         #expect(DecisionStage.knownPlaceUnits(otherFrame, try utterance(other, parser), parser).isEmpty)
     }
 
+    @Test func theOverruleIsJudgedWithoutTheWordsOfAnItem() throws {
+        // What the template read as free text goes out of the trained tier's second reading,
+        // except the words some template says ("call", "the"): those may tell the request.
+        let parser = try IntentParser(context: .demo)
+        for (text, left) in [("add fresh basil to my shopping list", ["basil", "fresh"]), ("add call the plumber to my list", ["plumber"])]
+        {
+            let result = try parser.parse(text, locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+            let frame = try #require(result.intent, "\(text): \(result.explanation)")
+            #expect(frame.name == "addTasks")
+            let u = try utterance(text, parser)
+            #expect(DecisionStage.freeTextUnits(frame, u, parser).map { u.units[$0].key }.sorted() == left, "\(text)")
+        }
+    }
+
+    @Test func aListSaidOnlyByAnUnknownNameIsFlagged() throws {
+        let parser = try IntentParser(context: .demo)
+        let cases: [(text: String, unknown: String?)] = [
+            ("add milk to rainy day", "rainy day"),
+            // A word for a list said, or a list the user has: no doubt.
+            ("add milk to my rainy day list", nil),
+            ("add bananas to banana recipes", nil)
+        ]
+        for c in cases {
+            let result = try parser.parse(c.text, locale: ParlanceLocale("en-US"), referenceTime: Self.time)
+            let frame = try #require(result.intent ?? result.alternatives.first, "\(c.text)")
+            #expect(frame.name == "addTasks", "\(c.text)")
+            #expect(DecisionStage.unknownBareItemName(frame, try utterance(c.text, parser), parser) == c.unknown, "\(c.text)")
+        }
+    }
+
     static let titled = try! ParserContext.decode(
         Data(
             #"""

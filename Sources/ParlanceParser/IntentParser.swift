@@ -114,11 +114,6 @@ public final class IntentParser: UtteranceParser {
         return result
     }
 
-    /// A reading of a domain whose request says what puts it outside that domain (`lexicon.json`
-    /// "outside": "add Jacob Hoggard to my get-going playlist" is no list of tasks): no intent.
-    /// Said inside a value of free text (a message, a note's content, a task's title), the words
-    /// are what is written, not what is asked for, and do not count; said in the name of one of
-    /// the user's items (a list's name), they do.
     /// The units of each free-text parameter of a frame (text, or a string no vocabulary knows).
     func freeTextRanges(_ frame: IntentFrame, _ spec: IntentSpec, _ units: [MatchUnit]) -> [Range<Int>] {
         frame.parameters.compactMap { p -> Range<Int>? in
@@ -128,6 +123,11 @@ public final class IntentParser: UtteranceParser {
         }
     }
 
+    /// A reading of a domain whose request says what puts it outside that domain (`lexicon.json`
+    /// "outside": "add Jacob Hoggard to my get-going playlist" is no list of tasks): no intent.
+    /// Said inside a value of free text (a message, a note's content, a task's title), the words
+    /// are what is written, not what is asked for, and do not count; said in the name of one of
+    /// the user's items (a list's name), they do.
     func outsideChecked(_ result: ParseResult, _ u: Utterance) -> ParseResult {
         guard let frame = result.intent, let words = u.grammar.outside[frame.domain], let spec = catalogue.intent(frame.name)
         else { return result }

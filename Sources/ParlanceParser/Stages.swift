@@ -444,16 +444,20 @@ struct DecisionStage: ParseStage {
         // inside the free text stays ("10 Euro fürs Frühstück anfordern": "anfordern").
         // When the free text is all the request says besides the app ("Jotter, welche Listen hab
         // ich?" read by a verbified template as a note's words), nothing is left to judge by.
-        let free = Self.freeTextUnits(frame, u, parser)
-        let named = Set(u.mentions.flatMap { parser.mentionExtent($0, units: u.units, grammar: u.grammar, vocabularies: u.vocabularies) })
-        if !afterPreamble, !free.isEmpty, u.units.indices.filter({ !free.contains($0) && !named.contains($0) }).count >= 2 {
-            let kept = u.units.indices.filter { !free.contains($0) }.map { u.units[$0] }
-            let without = IntentParser.distribution(
-                model,
-                features: parser.classifierFeatures(
-                    units: kept, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies),
-                allowed: u.mentions.first.map { m in { m.app.handles($0) } })
-            guard without.first?.label == top.label else { return decided }
+        let free = afterPreamble ? [] : Self.freeTextUnits(frame, u, parser)
+        if !free.isEmpty {
+            let kept = u.units.indices.filter { !free.contains($0) }
+            let named = Set(
+                u.mentions.flatMap { parser.mentionExtent($0, units: u.units, grammar: u.grammar, vocabularies: u.vocabularies) })
+            if kept.filter({ !named.contains($0) }).count >= 2 {
+                let without = IntentParser.distribution(
+                    model,
+                    features: parser.classifierFeatures(
+                        units: kept.map { u.units[$0] }, entities: u.entities, mentions: u.mentions, grammar: u.grammar,
+                        vocabularies: u.vocabularies),
+                    allowed: u.mentions.first.map { m in { m.app.handles($0) } })
+                guard without.first?.label == top.label else { return decided }
+            }
         }
         let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"
         let readings = state.candidates.filter { c in

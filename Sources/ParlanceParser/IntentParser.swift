@@ -133,9 +133,23 @@ public final class IntentParser: UtteranceParser {
         else { return result }
         let free = freeTextRanges(frame, spec, u.units)
         let keys = u.units.map(\.key)
-        for start in keys.indices where !free.contains(where: { $0.contains(start) }) {
-            guard let length = words.match(keys, at: start) else { continue }
-            let said = u.said(start..<(start + length)).raw
+        // A verb and the particle that ends its clause, wherever the template put the particle
+        // ("schicke Rover zurück" read "zurück" as a message): the two make another verb. Not
+        // when a colon says what follows is written ("Schick Anna: bin gleich zurück").
+        let framed = u.clauses.lazy.compactMap { clause -> String? in
+            guard !keys[clause].contains(":"),
+                let pair = words.frames.first(where: { f in
+                    f.opening.count + f.closing.count <= clause.count
+                        && keys[clause.lowerBound..<(clause.lowerBound + f.opening.count)].elementsEqual(f.opening)
+                        && keys[(clause.upperBound - f.closing.count)..<clause.upperBound].elementsEqual(f.closing)
+                })
+            else { return nil }
+            return u.said(clause.lowerBound..<(clause.lowerBound + pair.opening.count)).raw + " … "
+                + u.said((clause.upperBound - pair.closing.count)..<clause.upperBound).raw
+        }.first
+        let phrase = keys.indices.lazy.filter { start in !free.contains(where: { $0.contains(start) }) }
+            .compactMap { start in words.match(keys, at: start).map { u.said(start..<(start + $0)).raw } }.first
+        if let said = framed ?? phrase {
             return ParseResult(
                 intent: nil, alternatives: [frame],
                 reason: "out of domain: '\(said)' puts the request outside \(frame.domain)",

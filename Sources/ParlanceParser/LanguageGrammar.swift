@@ -80,8 +80,13 @@ final class LanguageGrammar: Sendable {
     /// Phrases that open a request of another kind ("remind me", "set an alarm").
     let elsewhere: PhraseSet
     /// Per domain, what puts a request outside it, said anywhere but in a value of free text
-    /// (`lexicon.json` "outside": a playlist is no list of tasks).
+    /// (`lexicon.json` "outside": a playlist is no list of tasks), or a verb and the particle
+    /// that ends its clause ("schick … zurück": sending back is no message).
     let outside: [String: OutsideWords]
+    /// Phrases that open a clause saying not to do something ("don't", "no", "ne", "non",
+    /// "não"), and the words that make such a clause a request all the same ("don't forget",
+    /// "non … più"): `lexicon.json` "negations".
+    let negations: Negations
     let conjunctions: Set<String>
     let notNames: Set<String>
     /// Every word the templates and their rules say ("send", "list", "anfordern"): the words a
@@ -307,7 +312,14 @@ final class LanguageGrammar: Sendable {
         for (domain, entries) in lexicon.outside ?? [:] {
             var words = OutsideWords()
             for entry in entries {
-                if entry.hasPrefix("*") {
+                if entry.contains("…") {
+                    let parts = entry.components(separatedBy: "…").map { keys($0.trimmingCharacters(in: .whitespaces)) }
+                    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                        throw GrammarError.file(
+                            "\(language)/lexicon.json", "outside: '\(entry)': a verb and its particle are 'verb … particle', both said")
+                    }
+                    words.frames.append(OutsideWords.Frame(opening: parts[0], closing: parts[1]))
+                } else if entry.hasPrefix("*") {
                     let ending = TextNormalizer.key(String(entry.dropFirst()))
                     guard !ending.isEmpty, !ending.contains(" ") else {
                         throw GrammarError.file("\(language)/lexicon.json", "outside: '\(entry)': a word ending is one word after '*'")
@@ -320,6 +332,10 @@ final class LanguageGrammar: Sendable {
             outside[domain] = words
         }
         self.outside = outside
+        var negations = Negations()
+        for phrase in lexicon.negations?.phrases ?? [] { negations.phrases.insert(keys(phrase)) }
+        for phrase in lexicon.negations?.unless ?? [] { negations.unless.insert(keys(phrase)) }
+        self.negations = negations
         self.notNames = Set(lexicon.notNames.flatMap(keys))
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
@@ -427,8 +443,11 @@ final class LanguageGrammar: Sendable {
         var possessives: [String]?
         /// Phrases that open a request of another kind ("remind me", "set an alarm").
         var elsewhere: [String]?
-        /// Domain → phrases that put a request outside it; "*word": a word ending so (a compound).
+        /// Domain → phrases that put a request outside it; "*word": a word ending so (a compound);
+        /// "verb … particle": the verb opening a clause that the particle ends.
         var outside: [String: [String]]?
+        /// Phrases that open a clause saying not to do something, and words that make it a request.
+        var negations: NegationsEntry?
         var notNames: [String]
         var vocabulary: [String: [String]]
         /// The language capitalizes every noun (German): capitals say nothing about names.
@@ -500,11 +519,33 @@ public enum GrammarError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// What puts a request outside a domain (`lexicon.json` "outside"): phrases, and endings of
-/// compound words ("*wiedergabeliste": "Partywiedergabeliste").
+/// `lexicon.json` "negations".
+struct NegationsEntry: Decodable {
+    /// Phrases that open a clause saying not to do something ("don't", "do not").
+    var phrases: [String]
+    /// Words that make such a clause a request all the same: "don't forget to …" asks for a
+    /// reminder, "don't … anymore" and "non … più" ask to undo or cancel.
+    var unless: [String]
+}
+
+/// Clauses that say not to do something (`lexicon.json` "negations").
+struct Negations: Sendable {
+    var phrases = PhraseSet()
+    var unless = PhraseSet()
+}
+
+/// What puts a request outside a domain (`lexicon.json` "outside"): phrases, endings of
+/// compound words ("*wiedergabeliste": "Partywiedergabeliste"), and verbs whose particle at the
+/// end of their clause makes them another verb ("schick … zurück": zurückschicken).
 struct OutsideWords: Sendable {
+    /// A verb said first in its clause and a particle said last in it.
+    struct Frame: Sendable {
+        var opening: [String]
+        var closing: [String]
+    }
     var phrases = PhraseSet()
     var endings: [String] = []
+    var frames: [Frame] = []
 
     /// The units said at `start` that are one of the phrases or end so; nil when none.
     func match(_ keys: [String], at start: Int) -> Int? {

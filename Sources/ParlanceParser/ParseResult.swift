@@ -331,7 +331,7 @@ public struct SpatialTrigger: Sendable, Hashable, Codable {
 
 /// Which template or model decided, with scores.
 public struct Explanation: Sendable, Hashable, Codable {
-    /// The stage that decided: "apps", "shortcut", "elsewhere", "template", "trained", or "none".
+    /// The stage that decided: "apps", "shortcut", "elsewhere", "negation", "template", "trained", or "none".
     public let decidedBy: String
     /// The template's file and line ("en/messaging.sentences:12"), or the model's name.
     public let source: String?

@@ -28,6 +28,26 @@ struct Utterance {
     func said(_ range: Range<Int>) -> (raw: String, span: Span) { IntentParser.said(range, units: units, scalars: scalars) }
     var vocabularies: [String: PhraseSet] { language.vocabularies }
     var custom: CustomGrammar { language.custom }
+
+    /// The clauses (split at commas and sentence ends), each from the first word after what may
+    /// come before a request (up to three hesitations or words of the wake phrase) to its end. A
+    /// clause of such words alone ("Hey Siri, …") is no clause.
+    var clauses: [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        while start < units.count {
+            let end = (start + 1..<units.count).first { units[$0].commaBefore || units[$0].sentenceBefore } ?? units.count
+            var opening = start
+            while opening < end, opening - start < 3,
+                grammar.fillers.contains(units[opening].key) || grammar.wakeWords.contains(units[opening].key)
+            {
+                opening += 1
+            }
+            if opening < end { result.append(opening..<end) }
+            start = end
+        }
+        return result
+    }
 }
 
 /// What the stages hand on to those after them.
@@ -56,7 +76,8 @@ extension IntentParser {
     /// (proposing readings), shortcuts said nearly, the trained tiers (custom intents and the
     /// language's), and the decision between the template readings.
     static let stages: [any ParseStage] = [
-        AppsStage(), ShortcutStage(), ElsewhereStage(), TemplateStage(), NearShortcutStage(), TrainedStage(), DecisionStage()
+        AppsStage(), ShortcutStage(), ElsewhereStage(), NegationStage(), TemplateStage(), NearShortcutStage(), TrainedStage(),
+        DecisionStage()
     ]
 
     /// One way of reading the units: as said, from a clause boundary, without an app mention,
@@ -229,23 +250,42 @@ struct ElsewhereStage: ParseStage {
         let phrases = u.grammar.elsewhere
         guard phrases.longest > 0, !u.mentions.contains(where: { !$0.app.customIntents.isEmpty }) else { return nil }
         let keys = u.units.map(\.key)
-        var start = 0
-        while start < keys.count {
-            // A clause starts here: skip what may come before a request (hesitations, "hey siri").
-            var i = start
-            while i < keys.count, i - start < 3, u.grammar.fillers.contains(keys[i]) || u.grammar.wakeWords.contains(keys[i]) { i += 1 }
-            if let length = phrases.longestMatch(keys, at: i) {
-                let said = u.units[i..<(i + length)].map(\.token.text).joined(separator: " ")
-                return ParseResult(
-                    intent: nil, alternatives: [], reason: "a request for something else: '\(said)'",
-                    explanation: Explanation(
-                        decidedBy: name, source: nil, score: nil, appMention: nil,
-                        notes: u.notes + ["'\(said)' opens a request of another kind (lexicon.json elsewhere)"]))
-            }
-            guard let next = (start + 1..<keys.count).first(where: { u.units[$0].commaBefore || u.units[$0].sentenceBefore }) else { break }
-            start = next
+        for clause in u.clauses {
+            guard let length = phrases.longestMatch(keys, at: clause.lowerBound) else { continue }
+            let said = u.units[clause.lowerBound..<(clause.lowerBound + length)].map(\.token.text).joined(separator: " ")
+            return ParseResult(
+                intent: nil, alternatives: [], reason: "a request for something else: '\(said)'",
+                explanation: Explanation(
+                    decidedBy: name, source: nil, score: nil, appMention: nil,
+                    notes: u.notes + ["'\(said)' opens a request of another kind (lexicon.json elsewhere)"]))
         }
         return nil
+    }
+}
+
+/// A request that says not to do something ("don't call Mom", "no reserves mesa en Nopa", "ne
+/// paie pas la facture"): no intent. The utterance is one clause that opens with a negation
+/// (`lexicon.json` "negations", after hesitations or a wake word) and says none of the words
+/// that make it a request all the same ("don't forget to …", "non … più", "ne … plus").
+/// German, whose negation stands inside the clause ("ruf Anna nicht an"), has none. Not when
+/// the app named declares custom intents (its own phrases may start so).
+struct NegationStage: ParseStage {
+    let name = "negation"
+
+    func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
+        let negations = u.grammar.negations
+        guard negations.phrases.longest > 0, !u.mentions.contains(where: { !$0.app.customIntents.isEmpty }) else { return nil }
+        let clauses = u.clauses
+        let keys = u.units.map(\.key)
+        guard clauses.count == 1, let clause = clauses.first, let length = negations.phrases.longestMatch(keys, at: clause.lowerBound),
+            length < clause.count, !keys.indices.contains(where: { negations.unless.longestMatch(keys, at: $0) != nil })
+        else { return nil }
+        let said = u.said(clause.lowerBound..<(clause.lowerBound + length)).raw
+        return ParseResult(
+            intent: nil, alternatives: [], reason: "out of domain: '\(said)' says not to do it",
+            explanation: Explanation(
+                decidedBy: name, source: nil, score: nil, appMention: nil,
+                notes: u.notes + ["'\(said)' opens a request not to do something (lexicon.json negations)"]))
     }
 }
 

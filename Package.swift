@@ -8,10 +8,13 @@ import PackageDescription
 //   CParlanceICU    a small C target over ICU whose public header exposes no ICU type
 //   ParlanceICU     the only Swift code that knows ICU
 //   ParlanceText    tokens, normalization, value recognizers; language data in Languages/<code>/
+//   ParlanceContext the context model both stages read: apps, vocabulary items and the one
+//                   VocabularyStore, plists, .intentdefinition import, custom intents, shortcuts,
+//                   donations, the intent catalogue (Data/intents.json), result types
 //   ParlanceParser  intent templates compiled to a matcher, app names, fallback model; grammars in Grammar/
-//   ParlanceResolver  vocabularies (ordered user sets, app plists), candidate index, scoring, resolution policy
-//   ParlanceEvaluation  batches, annotated corpora and their metrics
-//   Parlance        the library users import (re-exports the stages)
+//   ParlanceResolver  candidate index over the store's sets, scoring, resolution policy
+//   ParlanceEvaluation  batch I/O (records.md lines in and out), annotated corpora and their metrics
+//   Parlance        the library users import (re-exports the stages; ResolvingParser)
 //   parlance        the command-line tool (swift-argument-parser), thin over the library
 let package = Package(
     name: "Parlance",
@@ -54,22 +57,27 @@ let package = Package(
             resources: [.copy("Languages")]
         ),
         .target(
-            name: "ParlanceParser",
+            name: "ParlanceContext",
             dependencies: ["ParlanceText", "ParlanceICU"],
+            resources: [.copy("Data")]
+        ),
+        .target(
+            name: "ParlanceParser",
+            dependencies: ["ParlanceText", "ParlanceICU", "ParlanceContext"],
             resources: [.copy("Grammar")]
         ),
         .target(
             name: "ParlanceResolver",
-            dependencies: ["ParlanceText", "ParlanceParser", "ParlanceICU"],
+            dependencies: ["ParlanceText", "ParlanceContext", "ParlanceICU"],
             exclude: ["README.md"]
         ),
         .target(
             name: "ParlanceEvaluation",
-            dependencies: ["ParlanceText", "ParlanceParser", "CZlib"]
+            dependencies: ["ParlanceText", "ParlanceContext", "ParlanceParser", "ParlanceResolver", "CZlib"]
         ),
         .target(
             name: "Parlance",
-            dependencies: ["ParlanceText", "ParlanceParser", "ParlanceResolver", "ParlanceEvaluation"]
+            dependencies: ["ParlanceText", "ParlanceContext", "ParlanceParser", "ParlanceResolver", "ParlanceEvaluation"]
         ),
         .executableTarget(
             name: "ParlanceCommand",
@@ -91,15 +99,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlanceEvaluationTests",
-            dependencies: ["ParlanceEvaluation", "ParlanceResolver", "ParlanceICU", "CZlib"]
+            dependencies: [
+                "Parlance", "ParlanceEvaluation", "ParlanceResolver", "ParlanceContext", "ParlanceParser", "ParlanceICU", "CZlib"
+            ]
         ),
         .testTarget(
             name: "ParlanceResolverTests",
-            dependencies: ["ParlanceResolver"]
+            dependencies: ["Parlance", "ParlanceResolver", "ParlanceContext", "ParlanceParser"]
         ),
         .testTarget(
             name: "ParlanceParserTests",
-            dependencies: ["ParlanceParser"],
+            dependencies: ["ParlanceParser", "ParlanceContext"],
             exclude: ["Cases"]
         ),
         // The command itself, run as a process: the hostile-input corpus (Hostile/) and the

@@ -70,7 +70,7 @@ def vocabulary_of(context, app, vtype, language):
 def resolution_accuracy(bin_dir):
     """Top-10 accuracy on the team's resolution corpus: the expected item among the first ten."""
     context = json.load(open(os.path.join(ROOT, "Corpora/contexts/resolution.json"), encoding="utf-8"))
-    catalogue = json.load(open(os.path.join(ROOT, "Sources/ParlanceParser/Grammar/intents.json"), encoding="utf-8"))
+    catalogue = json.load(open(os.path.join(ROOT, "Sources/ParlanceContext/Data/intents.json"), encoding="utf-8"))
     types = {(i["name"], p["name"]): p.get("vocabulary") for i in catalogue["intents"] for p in i["parameters"]}
     cases = []
     folder = os.path.join(ROOT, "Corpora/resolution")

@@ -1,4 +1,5 @@
 // The Parlance library: import this one module to get every stage of the pipeline.
+@_exported import ParlanceContext
 @_exported import ParlanceEvaluation
 @_exported import ParlanceParser
 @_exported import ParlanceResolver

@@ -75,9 +75,11 @@ struct ResolveOptions: ParsableArguments {
     }
 
     func parser(_ context: ParserContext) throws -> any UtteranceParser {
+        // One vocabulary store and one donation log, read by both stages.
         let donations = DonationLog(context.donations)
-        let parser = try IntentParser(context: context, donations: donations, workBudget: workBudget)
-        return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context, donations: donations)) : parser
+        let store = VocabularyStore(context: context)
+        let parser = try IntentParser(context: context, vocabulary: store, donations: donations, workBudget: workBudget)
+        return resolve ? ResolvingParser(parser: parser, resolver: Resolver(context: context, store: store, donations: donations)) : parser
     }
 }
 

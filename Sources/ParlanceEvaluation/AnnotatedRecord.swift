@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceParser
 import ParlanceText
 

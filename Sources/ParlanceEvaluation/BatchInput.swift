@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import ParlanceContext
 
 /// Where batch bytes come from.
 public protocol ByteSource {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ParlanceContext
 import ParlanceParser
 import ParlanceText
 

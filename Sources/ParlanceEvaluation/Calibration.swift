@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 
 /// How well the parser's confidence matches how often it is right: every record given an
 /// intent falls in one of ten confidence bins; per bin, the mean confidence and the share

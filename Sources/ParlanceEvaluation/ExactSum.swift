@@ -1,3 +1,5 @@
+import ParlanceContext
+
 /// The exact sum of finite doubles, read as the nearest double (ties to even).
 ///
 /// Floating-point addition depends on its order: the credits of a report added record by

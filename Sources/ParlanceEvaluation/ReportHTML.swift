@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 
 extension EvaluationReport {
     /// `report.html`: one self-contained page (no script, no network): the summary, bars per

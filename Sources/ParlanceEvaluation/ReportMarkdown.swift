@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 
 extension EvaluationReport {
     static func f(_ x: Double) -> String { String(format: "%.3f", x) }

@@ -1,3 +1,4 @@
+import ParlanceContext
 import ParlanceParser
 
 /// Resolution accuracy against `expected.resolution`, per expected kind.

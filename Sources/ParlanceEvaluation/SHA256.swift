@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 
 /// SHA-256 (FIPS 180-4), for the corpus and context checksums in evaluation reports.
 public enum SHA256 {

@@ -1,3 +1,4 @@
+import ParlanceContext
 import ParlanceText
 
 /// Templates compiled to a nondeterministic automaton over token keys. Matching walks all

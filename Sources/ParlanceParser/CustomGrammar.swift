@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// The custom intents of a context (`CustomIntent`), compiled for one language: each example

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// The trained tier of a context's custom intents, per language, learned when the context
@@ -39,7 +40,9 @@ struct CustomTier: Sendable {
 
 extension IntentParser {
     /// Builds the custom tier of a language (see `CustomTier`).
-    func makeCustomTier(custom: CustomGrammar, grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) throws -> CustomTier {
+    func makeCustomTier(
+        custom: CustomGrammar, grammar: LanguageGrammar, vocabularies: [String: PhraseSet], items: VocabularyStore.Snapshot
+    ) throws -> CustomTier {
         let locale = try ParlanceLocale(grammar.language)
         let generator = TemplateGenerator(rules: grammar.rules)
         var rng = SplitMix64(seed: CustomTier.seed)
@@ -71,7 +74,7 @@ extension IntentParser {
                 case .integer: return String(2 + rng.next() % 4)
                 case .decimal: return "1.5"
                 case .object, .string:
-                    let items = p.vocabulary.map { self.context.vocabulary($0).map(\.phrase) } ?? []
+                    let items = p.vocabulary.map { items.items($0).map(\.phrase) } ?? []
                     return items.isEmpty ? "" : items[Int(rng.next() % UInt64(items.count))]
                 }
             }
@@ -129,7 +132,7 @@ extension IntentParser {
                         valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(form)))
                     }
                 }
-                for item in p.vocabulary.map({ context.vocabulary($0) }) ?? [] {
+                for item in p.vocabulary.map({ items.items($0) }) ?? [] {
                     valueWords.formUnion(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase)))
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// The fallback for phrasings no template covers: a multinomial logistic regression over

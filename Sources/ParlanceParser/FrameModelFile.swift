@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceICU
 
 /// The trained tier of one language: the intent classifier and the parameter tagger, with

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// What the trained tier's tagger reads of one utterance: its units, with what the text

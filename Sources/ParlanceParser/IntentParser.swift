@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceICU
 import ParlanceText
 
@@ -19,8 +20,14 @@ public final class IntentParser: UtteranceParser {
     public let context: ParserContext
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
-    /// Everything compiled for each language, built on first use (one cache).
+    /// What each language needs whatever the vocabulary holds, built on first use.
+    private let bases = Locked<[String: LanguageBase]>([:])
+    /// Everything compiled for each language against the store's latest version (one cache).
     private let languages = Locked<[String: LanguageCache]>([:])
+    /// The vocabularies the parser knows names from: the resolver's store when the two are
+    /// built together (`ResolvingParser`), so that every update reaches both. Update user
+    /// vocabulary through it; the next parse sees the change.
+    public let vocabulary: VocabularyStore
     private let appKeys: [(app: AppDefinition, keys: [String])]
     private let unavailableApps: UnavailableAppFinder
     /// With a context of no apps: each well-known service as an app of its domains' intents,
@@ -38,14 +45,17 @@ public final class IntentParser: UtteranceParser {
     /// - Parameters:
     ///   - context: the apps, vocabularies, shortcuts and donations to parse against.
     ///   - analyzer: the text layer that tokenizes utterances and reads their typed values.
+    ///   - vocabulary: the store to know names from (shared with a `Resolver`); by default a
+    ///     new one holding the context's vocabularies.
     ///   - donations: the log to read donations from (shared with a `Resolver`); by
     ///     default a new one holding the context's `donations`.
     ///   - workBudget: the matcher steps one parse may take (`defaultWorkBudget`).
     public init(
-        context: ParserContext, analyzer: TextAnalyzer = .shared, donations: DonationLog? = nil,
+        context: ParserContext, analyzer: TextAnalyzer = .shared, vocabulary: VocabularyStore? = nil, donations: DonationLog? = nil,
         workBudget: Int = IntentParser.defaultWorkBudget
     ) throws {
         self.context = context
+        self.vocabulary = vocabulary ?? VocabularyStore(context: context)
         self.workBudget = workBudget
         self.catalogue = .standard
         self.analyzer = analyzer
@@ -300,7 +310,7 @@ public final class IntentParser: UtteranceParser {
     /// Punctuation that ends (or, inverted, opens) a sentence.
     static let sentenceEnds: Set<String> = [".", "?", "!", ";", "…", "¿", "¡", "。", "？", "！", "；"]
 
-    static func compact(_ key: String) -> String { key.filter { $0 != " " && $0 != "-" && $0 != "'" && $0 != "." } }
+    static func compact(_ key: String) -> String { compactAppKey(key) }
 
     struct Mention {
         var app: AppDefinition
@@ -720,30 +730,17 @@ public final class IntentParser: UtteranceParser {
 
     // MARK: - Caches
 
-    /// Everything compiled for one language: its grammar, the context's vocabularies as phrase
-    /// sets in its words, the context's custom intents and shortcuts compiled for it, and (on
-    /// first use) its trained tier and custom-intent tier. Built once per parser and language.
-    final class LanguageCache: Sendable {
+    /// What a language needs whatever the vocabulary holds: its grammar, the context's
+    /// shortcuts compiled for it, and (on first use) its trained tier and gazetteer. Built once
+    /// per parser and language.
+    final class LanguageBase: Sendable {
         let grammar: LanguageGrammar
-        let vocabularies: [String: PhraseSet]
-        /// The user's own items by vocabulary type (the context's phrases, pronunciations and
-        /// nicknames), without the language's generic words for the type (`lexicon.json`
-        /// "vocabulary") that `vocabularies` also holds.
-        let userItems: [String: PhraseSet]
-        let custom: CustomGrammar
         let shortcuts: ShortcutMatcher
         private let modelSlot = Locked<FrameModel??>(nil)
         private let gazetteerSlot = Locked<[String: PhraseSet]?>(nil)
-        private let tierSlot = Locked<CustomTier?>(nil)
 
-        init(
-            grammar: LanguageGrammar, vocabularies: [String: PhraseSet], userItems: [String: PhraseSet], custom: CustomGrammar,
-            shortcuts: ShortcutMatcher
-        ) {
+        init(grammar: LanguageGrammar, shortcuts: ShortcutMatcher) {
             self.grammar = grammar
-            self.vocabularies = vocabularies
-            self.userItems = userItems
-            self.custom = custom
             self.shortcuts = shortcuts
         }
 
@@ -762,9 +759,6 @@ public final class IntentParser: UtteranceParser {
 
         /// The language's gazetteer (`gazetteer.json`) as phrase sets by kind, read on first use;
         /// empty when the language has none.
-        /// The gazetteer kind of the language's well-known places.
-        static let knownPlaces = "knownPlace"
-
         func gazetteerSets() -> [String: PhraseSet] {
             gazetteerSlot.withLock { slot in
                 if let known = slot { return known }
@@ -782,12 +776,50 @@ public final class IntentParser: UtteranceParser {
                 {
                     var set = PhraseSet()
                     for name in names { set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(name))) }
-                    sets[Self.knownPlaces] = set
+                    sets[LanguageCache.knownPlaces] = set
                 }
                 slot = sets
                 return sets
             }
         }
+    }
+
+    /// Everything compiled for one language and one version of the vocabulary store: the
+    /// language's `LanguageBase`, the store's items as phrase sets in its words, the context's
+    /// custom intents compiled against them, and (on first use) the custom-intent tier. Made
+    /// again, on the same base, when the store has moved on.
+    final class LanguageCache: Sendable {
+        let base: LanguageBase
+        /// The store's items as of the version these were made from.
+        let items: VocabularyStore.Snapshot
+        let vocabularies: [String: PhraseSet]
+        /// The user's own items by vocabulary type (the store's phrases, pronunciations and
+        /// nicknames), without the language's generic words for the type (`lexicon.json`
+        /// "vocabulary") that `vocabularies` also holds.
+        let userItems: [String: PhraseSet]
+        let custom: CustomGrammar
+        private let tierSlot = Locked<CustomTier?>(nil)
+
+        /// The gazetteer kind of the language's well-known places.
+        static let knownPlaces = "knownPlace"
+
+        init(
+            base: LanguageBase, items: VocabularyStore.Snapshot, vocabularies: [String: PhraseSet], userItems: [String: PhraseSet],
+            custom: CustomGrammar
+        ) {
+            self.base = base
+            self.items = items
+            self.vocabularies = vocabularies
+            self.userItems = userItems
+            self.custom = custom
+        }
+
+        var grammar: LanguageGrammar { base.grammar }
+        var shortcuts: ShortcutMatcher { base.shortcuts }
+        /// The store version these were made from.
+        var version: UInt64 { items.version }
+        func model() throws -> FrameModel? { try base.model() }
+        func gazetteerSets() -> [String: PhraseSet] { base.gazetteerSets() }
 
         /// The custom-intent tier, made by `make` on first use (see `CustomTier`).
         func customTier(_ make: () throws -> CustomTier) throws -> CustomTier {
@@ -801,23 +833,38 @@ public final class IntentParser: UtteranceParser {
         }
     }
 
-    /// The compiled resources of a language, built on first use.
+    /// The compiled resources of a language for the store's current version, built on first
+    /// use and again (on the same grammar) after every vocabulary update.
     func resources(for language: String) throws -> LanguageCache {
         guard LanguageGrammar.availableLanguages.contains(language) else {
             throw ParseError.unsupportedLanguage(language, supported: LanguageGrammar.availableLanguages)
         }
-        if let known = languages.withLock({ $0[language] }) { return known }
-        let tokenizer = try analyzer.pack(for: ParlanceLocale(language)).tokenizer
-        let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
-        let userItems = makeUserItems(grammar)
-        let vocabularies = makeVocabularies(grammar, userItems: userItems)
+        let version = vocabulary.version
+        if let known = languages.withLock({ $0[language] }), known.version == version { return known }
+        let base = try base(for: language)
+        let grammar = base.grammar
+        let items = vocabulary.snapshot()
+        let userItems = makeUserItems(grammar, items)
+        let vocabularies = makeVocabularies(grammar, userItems: userItems, items)
         let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
             self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
         }
-        let made = LanguageCache(
-            grammar: grammar, vocabularies: vocabularies, userItems: userItems, custom: custom,
-            shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
+        let made = LanguageCache(base: base, items: items, vocabularies: vocabularies, userItems: userItems, custom: custom)
         return languages.withLock { cache in
+            // Another parse may have made a newer one meanwhile: the newest stays.
+            if let existing = cache[language], existing.version >= made.version { return existing }
+            cache[language] = made
+            return made
+        }
+    }
+
+    /// What a language needs whatever the vocabulary holds, built once.
+    private func base(for language: String) throws -> LanguageBase {
+        if let known = bases.withLock({ $0[language] }) { return known }
+        let tokenizer = try analyzer.pack(for: ParlanceLocale(language)).tokenizer
+        let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
+        let made = LanguageBase(grammar: grammar, shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
+        return bases.withLock { cache in
             if let existing = cache[language] { return existing }
             cache[language] = made
             return made
@@ -836,11 +883,11 @@ public final class IntentParser: UtteranceParser {
 
     /// The user's own items of every vocabulary type (phrases, pronunciations and nicknames), as
     /// phrase sets in a language's words (`LanguageCache.userItems`).
-    private func makeUserItems(_ grammar: LanguageGrammar) -> [String: PhraseSet] {
+    private func makeUserItems(_ grammar: LanguageGrammar, _ store: VocabularyStore.Snapshot) -> [String: PhraseSet] {
         var sets: [String: PhraseSet] = [:]
         for type in vocabularyTypes {
             var set = PhraseSet()
-            let items = context.vocabulary(type)
+            let items = store.items(type)
             for phrase in items.map(\.phrase) + items.compactMap(\.pronunciation) + items.compactMap(\.nickname) {
                 set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
             }
@@ -852,7 +899,9 @@ public final class IntentParser: UtteranceParser {
     /// The context's vocabularies as phrase sets in a language's words: the user's own items
     /// (`userItems`, tokenized once) with the language's generic words for each type
     /// (`lexicon.json` "vocabulary"), and the phrase sets the matcher keeps beside them.
-    private func makeVocabularies(_ grammar: LanguageGrammar, userItems: [String: PhraseSet]) -> [String: PhraseSet] {
+    private func makeVocabularies(_ grammar: LanguageGrammar, userItems: [String: PhraseSet], _ store: VocabularyStore.Snapshot)
+        -> [String: PhraseSet]
+    {
         var sets: [String: PhraseSet] = [:]
         let types = vocabularyTypes
         for type in types {
@@ -869,7 +918,7 @@ public final class IntentParser: UtteranceParser {
         // Names written with a final "." ("Bobo Jr."), whose surface keeps it.
         var dotted = PhraseSet()
         for type in types {
-            for item in context.vocabulary(type) where item.phrase.hasSuffix(".") {
+            for item in store.items(type) where item.phrase.hasSuffix(".") {
                 dotted.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(item.phrase)))
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// One language's intent grammar: its `.sentences` files compiled into automata, and its

@@ -1,3 +1,4 @@
+import ParlanceContext
 import ParlanceText
 
 /// One unit of the stream that templates match: a word, number or symbol token, or ":".

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// What every catalogue frame gets after the stage that decided it, whichever it was (a

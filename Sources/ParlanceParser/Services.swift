@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// Well-known services people name in requests (`Grammar/services.json`), and the apps a

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// An utterance analyzed once, as every stage of the parser reads it: its tokens as match
@@ -378,7 +379,7 @@ struct TrainedStage: ParseStage {
     private func custom(_ u: inout Utterance, _ mentions: [IntentParser.Mention], _ parser: IntentParser) throws -> ParseResult? {
         guard !u.custom.isEmpty, mentions.first.map({ !$0.app.customIntents.isEmpty }) ?? true else { return nil }
         let tier = try u.language.customTier {
-            try parser.makeCustomTier(custom: u.custom, grammar: u.grammar, vocabularies: u.vocabularies)
+            try parser.makeCustomTier(custom: u.custom, grammar: u.grammar, vocabularies: u.vocabularies, items: u.language.items)
         }
         var why: String?
         let read = parser.customTierResult(

@@ -1,3 +1,4 @@
+import ParlanceContext
 import ParlanceText
 
 /// Sentences generated from templates: each alternative picked at random, each optional part

@@ -1,3 +1,5 @@
+import ParlanceContext
+
 /// The template language of `Grammar/Languages/<code>/*.sentences` (documented in
 /// `Grammar/README.md`): words, `(a|b)` alternatives, `[optional]` parts, `<rule>`
 /// references and `{slot}` parameters.

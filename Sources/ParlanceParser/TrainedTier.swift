@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// The trained tier: whole frames for what no template reads. The intent comes from the

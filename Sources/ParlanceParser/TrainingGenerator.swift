@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import ParlanceText
 
 /// Sample values per kind of parameter for one language (`Grammar/Languages/<code>/gazetteer.json`):

@@ -1,3 +1,5 @@
+import ParlanceContext
+
 /// The work one parse may do (issue 17): a count of the template matcher's steps (a state of
 /// a template automaton reached at a word), the only part of parsing whose work depends on
 /// how the words combine rather than on their number. Counted, not timed, so that a budget

@@ -1,5 +1,5 @@
 import Foundation
-import ParlanceParser
+import ParlanceContext
 
 /// The one place where scored candidates become a SiriKit resolution result
 /// (intents.md "Resolution results"). Every threshold is a setting; the defaults were tuned on

@@ -1,6 +1,6 @@
 import Foundation
+import ParlanceContext
 import ParlanceICU
-import ParlanceParser
 import ParlanceText
 
 /// Resolves said names against the apps' vocabularies, as SiriKit's resolve stage does.
@@ -310,37 +310,5 @@ public enum ResolverError: Error, Sendable, CustomStringConvertible {
         case .unknownType(let type, let known): "unknown vocabulary type '\(type)': expected one of \(known.joined(separator: ", "))"
         case .data(let message): message
         }
-    }
-}
-
-/// The intent parser followed by the resolver: parameters come out with their resolution.
-public struct ResolvingParser: UtteranceParser {
-    /// The intent parser, which runs first.
-    public let parser: IntentParser
-    /// The resolver applied to the parsed intent.
-    public let resolver: Resolver
-
-    /// Chains a parser and a resolver.
-    public init(parser: IntentParser, resolver: Resolver) {
-        self.parser = parser
-        self.resolver = resolver
-    }
-
-    /// An intent parser and a resolver for one context, sharing the context's donation log. Throws when the parser
-    /// cannot be built for the context.
-    public init(context: ParserContext) throws {
-        let donations = DonationLog(context.donations)
-        self.init(
-            parser: try IntentParser(context: context, donations: donations), resolver: Resolver(context: context, donations: donations))
-    }
-
-    /// Parses an utterance, then resolves the best intent's parameters, weighing donations at `referenceTime` (default: now);
-    /// alternatives are left unresolved. Throws what the parser throws, or a `ResolverError`.
-    public func parse(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime = .now()) throws -> ParseResult {
-        let result = try parser.parse(text, locale: locale, referenceTime: referenceTime)
-        guard let intent = result.intent else { return result }
-        return ParseResult(
-            intent: try resolver.resolve(intent, locale: locale, time: referenceTime.secondsSince1970), alternatives: result.alternatives,
-            reason: result.reason, explanation: result.explanation, shortcut: result.shortcut)
     }
 }

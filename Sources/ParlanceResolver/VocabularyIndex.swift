@@ -1,5 +1,5 @@
 import Foundation
-import ParlanceParser
+import ParlanceContext
 import ParlanceText
 
 /// The candidate index of one ordered vocabulary in one language: every item's phrase and
@@ -375,4 +375,12 @@ func forEachDeletion(of word: String, _ body: (UInt32) -> Void) {
 struct UnsafeSendable<T>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<T>
     init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}
+
+extension VocabularySet {
+    /// The candidate index of the set for a language, built once (callers for the same language
+    /// wait for it) and kept with the set.
+    func index(language: String) throws -> VocabularyIndex {
+        try derived("index:\(language)") { try VocabularyIndex(items: items, language: language) }
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 public enum LanguageResources {
     /// The data files each language folder must have.
     public static let fileNames = [
-        "tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json", "soundalike.json", "names.json"
+        "tokenizer.json", "numbers.json", "currencies.json", "dates.json", "measures.json", "soundalike.json", "names.json", "plurals.json"
     ]
 
     /// The folder holding one subfolder per language: the bundled one, or `PARLANCE_LANGUAGE_DIR`

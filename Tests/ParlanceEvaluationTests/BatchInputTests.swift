@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceEvaluation
 @testable import ParlanceParser
 

@@ -2,6 +2,7 @@ import Foundation
 import ParlanceICU
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceEvaluation
 @testable import ParlanceParser
 

@@ -1,7 +1,9 @@
 import Foundation
+import Parlance
 import ParlanceResolver
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceEvaluation
 @testable import ParlanceParser
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceEvaluation
 @testable import ParlanceParser
 @testable import ParlanceResolver

@@ -2,6 +2,7 @@ import Foundation
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 
 /// Apps that are not there (well-known services, installed apps without intents), the named

@@ -2,6 +2,7 @@ import Foundation
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 
 /// Custom intent declarations (the demo's Soup Chef), their responses and examples.

@@ -2,6 +2,7 @@ import Foundation
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 
 /// Donations in parsing: the app the user uses for an intent, when none is named and several

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 @testable import ParlanceText
 

@@ -2,6 +2,7 @@ import Foundation
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 
 /// The parser as ordered stages over one analyzed utterance: the readings every template

@@ -2,6 +2,7 @@ import Foundation
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 
 /// The trained tier: the tagger learns and decodes legal BIO sequences, the model file

@@ -1,7 +1,9 @@
 import Foundation
+import Parlance
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 @testable import ParlanceResolver
 

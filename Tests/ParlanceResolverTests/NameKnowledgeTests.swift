@@ -2,6 +2,7 @@ import Foundation
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 @testable import ParlanceResolver
 

@@ -1,6 +1,7 @@
 import ParlanceText
 import Testing
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 @testable import ParlanceResolver
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParlanceText
 
+@testable import ParlanceContext
 @testable import ParlanceParser
 @testable import ParlanceResolver
 

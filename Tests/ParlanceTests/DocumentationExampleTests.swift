@@ -36,6 +36,19 @@ import Testing
         #expect(!after.resolution.items.contains { $0.id == "bobo-great" })
     }
 
+    /// ResolutionPolicy "One store for both stages": sign-out reaches parsing and resolution.
+    @Test func signOutReachesBothStages() throws {
+        let chain = try ResolvingParser(context: .demo)
+        #expect(chain.parser.vocabulary === chain.store)
+        #expect(
+            try chain.resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: ParlanceLocale("en-US")).resolution.kind
+                == .success)
+        chain.store.removeAllUserVocabulary(app: "MonkeyChat")
+        let after = try chain.parse("MonkeyChat Bobo Jr. send more bananas", locale: ParlanceLocale("en-US"))
+        let recipient = try #require(after.intent?.values("recipients").first)
+        #expect(recipient.resolution?.kind == .unsupported)
+    }
+
     /// GettingStarted "The text layer alone": twenty euros and last Monday.
     @Test func analyzeText() throws {
         let analysis = try TextAnalyzer.shared.analyze(

@@ -17,7 +17,8 @@ let benchmarks: @Sendable () -> Void = {
     guard let context = try? ParserContext.load(contentsOf: root.appendingPathComponent("Corpora/contexts/monkey.json")),
         let parser = try? IntentParser(context: context)
     else { fatalError("cannot load Corpora/contexts/monkey.json") }
-    let resolving = ResolvingParser(parser: parser, resolver: Resolver(context: context))
+    let resolving = ResolvingParser(
+        parser: parser, resolver: Resolver(context: context, store: parser.vocabulary, donations: parser.donations))
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let reference = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
 

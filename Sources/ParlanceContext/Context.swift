@@ -48,10 +48,10 @@ public struct ParserContext: Sendable, Decodable {
     func validate(file: String) throws(ContextError) {
         // An installed app without intents cannot also be an app with intents.
         for (n, installed) in installedApps.enumerated() {
-            let key = IntentParser.compact(TextNormalizer.key(installed))
+            let key = compactAppKey(TextNormalizer.key(installed))
             guard !key.isEmpty else { throw ContextError(file: file, message: "at installedApps[\(n)]: an empty app name") }
             for (a, app) in apps.enumerated() {
-                if let name = app.allNames.first(where: { IntentParser.compact(TextNormalizer.key($0)) == key }) {
+                if let name = app.allNames.first(where: { compactAppKey(TextNormalizer.key($0)) == key }) {
                     throw ContextError(
                         file: file,
                         message:
@@ -69,7 +69,7 @@ public struct ParserContext: Sendable, Decodable {
             apps.flatMap(\.customIntents).flatMap(\.parameters).compactMap(\.vocabulary))
         for (a, app) in apps.enumerated() {
             for name in app.allNames {
-                let key = IntentParser.compact(TextNormalizer.key(name))
+                let key = compactAppKey(TextNormalizer.key(name))
                 if let other = named[key], other != a {
                     throw ContextError(
                         file: file,
@@ -223,9 +223,9 @@ public struct ParserContext: Sendable, Decodable {
     /// The built-in demo context from the SiriKit guides: MonkeyChat (contacts Bobo, Bobo
     /// the Great, Bobo Jr., Little Bobo), MonkeyFit (workout "Bananarific") and Soup Chef.
     public static let demo: ParserContext = {
-        guard let url = Bundle.module.url(forResource: "demo-context", withExtension: "json", subdirectory: "Grammar"),
+        guard let url = Bundle.module.url(forResource: "demo-context", withExtension: "json", subdirectory: "Data"),
             let context = try? ParserContext.load(contentsOf: url)
-        else { fatalError("Grammar/demo-context.json is missing or malformed in the ParlanceParser bundle") }
+        else { fatalError("Data/demo-context.json is missing or malformed in the ParlanceContext bundle") }
         return context
     }()
 
@@ -451,3 +451,7 @@ public struct VocabularyItem: Sendable, Decodable, Hashable {
             nickname: try c.decodeIfPresent(String.self, forKey: .nickname), relationship: relationship)
     }
 }
+
+/// An app name's key (`TextNormalizer.key`) as names are compared: without spaces, hyphens,
+/// apostrophes or dots ("Monkey Chat", "monkey-chat" and "MonkeyChat" are one name).
+package func compactAppKey(_ key: String) -> String { key.filter { $0 != " " && $0 != "-" && $0 != "'" && $0 != "." } }

@@ -64,7 +64,8 @@ public struct IntentFrame: Sendable, Hashable, Codable {
     /// The values of a parameter, in utterance order.
     public func values(_ name: String) -> [Parameter] { parameters.filter { $0.name == name } }
 
-    init(domain: String, name: String, app: String?, confidence: Double, parameters: [Parameter]) {
+    /// A frame with its parameters (nothing missing yet).
+    public init(domain: String, name: String, app: String?, confidence: Double, parameters: [Parameter]) {
         self.domain = domain
         self.name = name
         self.app = app
@@ -342,4 +343,13 @@ public struct Explanation: Sendable, Hashable, Codable {
     public let appMention: String?
     /// Notes on the decision ("'MоnkeyChat' mixes scripts: not taken as MonkeyChat").
     public let notes: [String]
+
+    /// An explanation of a decision.
+    public init(decidedBy: String, source: String?, score: Double?, appMention: String?, notes: [String]) {
+        self.decidedBy = decidedBy
+        self.source = source
+        self.score = score
+        self.appMention = appMention
+        self.notes = notes
+    }
 }

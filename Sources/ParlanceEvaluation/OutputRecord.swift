@@ -1,4 +1,6 @@
 import Foundation
+import ParlanceContext
+import ParlanceParser
 import ParlanceText
 
 /// One line of `parlance batch` output (records.md "Output record").

@@ -1,5 +1,7 @@
 import Foundation
+import ParlanceContext
 import ParlanceParser
+import ParlanceResolver
 import ParlanceText
 
 /// One line of `parlance resolve` input: `{"id", "locale", "app", "type", "query"}`.

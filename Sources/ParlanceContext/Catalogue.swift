@@ -1,7 +1,7 @@
 import Foundation
 import ParlanceText
 
-/// The intent catalogue (`Grammar/intents.json`, after `../shared/spec/intents.md`):
+/// The intent catalogue (`Data/intents.json`, after `../shared/spec/intents.md`):
 /// SiriKit domains, intents and their typed parameters. Language-independent.
 public struct IntentCatalogue: Sendable, Decodable {
     /// Every intent of the catalogue, in file order.
@@ -14,10 +14,10 @@ public struct IntentCatalogue: Sendable, Decodable {
 
     /// The built-in catalogue.
     public static let standard: IntentCatalogue = {
-        guard let url = Bundle.module.url(forResource: "intents", withExtension: "json", subdirectory: "Grammar"),
+        guard let url = Bundle.module.url(forResource: "intents", withExtension: "json", subdirectory: "Data"),
             let data = try? Data(contentsOf: url),
             let catalogue = try? JSONGuard.decode(IntentCatalogue.self, from: data)
-        else { fatalError("Grammar/intents.json is missing or malformed in the ParlanceParser bundle") }
+        else { fatalError("Data/intents.json is missing or malformed in the ParlanceContext bundle") }
         return catalogue
     }()
 }
@@ -39,7 +39,7 @@ public struct IntentSpec: Sendable, Decodable, Hashable {
 
 /// One parameter of a catalogue intent: its SiriKit name, the type of its values, whether it takes a
 /// list, and how its values are found and resolved (an entry of `parameters` in
-/// `Grammar/intents.json`).
+/// `Data/intents.json`).
 public struct ParameterSpec: Sendable, Decodable, Hashable {
     /// What kind of value a parameter takes, and so how a template slot matches it.
     public enum ValueType: String, Sendable, Decodable, Hashable {
@@ -83,7 +83,7 @@ public struct ParameterSpec: Sendable, Decodable, Hashable {
 
     enum CodingKeys: String, CodingKey { case name, type, list, vocabulary, values, closed, guarded, required }
 
-    /// Decodes an entry of `Grammar/intents.json`; `list`, `closed`, `guarded` and `required` are false
+    /// Decodes an entry of `Data/intents.json`; `list`, `closed`, `guarded` and `required` are false
     /// when absent.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -24,6 +24,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SQLite for the users' database (ParlanceContext.UserDatabase): vocabulary and donations
+        // kept across launches.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `swift package generate-documentation` (the DocC catalog in Sources/Parlance/Parlance.docc);
         // a plugin only: no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
@@ -58,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "ParlanceContext",
-            dependencies: ["ParlanceText", "ParlanceICU"],
+            dependencies: ["ParlanceText", "ParlanceICU", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Data")]
         ),
         .target(
@@ -105,7 +108,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlanceResolverTests",
-            dependencies: ["Parlance", "ParlanceResolver", "ParlanceContext", "ParlanceParser"]
+            dependencies: [
+                "Parlance", "ParlanceResolver", "ParlanceContext", "ParlanceParser", .product(name: "GRDB", package: "GRDB.swift")
+            ]
         ),
         .testTarget(
             name: "ParlanceParserTests",

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ParlanceICU
 import ParlanceText
 
@@ -81,18 +82,51 @@ public struct Donation: Sendable, Hashable, Codable {
 /// resolution. Thread-safe.
 public final class DonationLog: Sendable {
     private let donations: Locked<[Donation]>
+    /// Where the donations are kept across launches, and whose they are; nil in memory.
+    private let persistence: (database: UserDatabase, user: String)?
     /// A donation's contribution halves every `halfLife` seconds (default 14 days).
     public let halfLife: Double
 
-    /// A log holding `donations`, in which a donation's weight halves every `halfLifeDays` days.
+    /// A log holding `donations` in memory, in which a donation's weight halves every
+    /// `halfLifeDays` days.
     public init(_ donations: [Donation] = [], halfLifeDays: Double = 14) {
         self.donations = Locked(donations)
+        self.persistence = nil
         self.halfLife = halfLifeDays * 86_400
     }
 
+    /// A user's log kept in a database: the user's donations as the database has them (on the
+    /// user's first use, the context's, written there once). Every change is written to the
+    /// database before it takes effect; a deleted donation is gone from the files when the
+    /// call returns (see `UserDatabase`).
+    public init(database: UserDatabase, user: String, context: ParserContext? = nil, halfLifeDays: Double = 14) throws(StoreError) {
+        try database.ensureUser(user, context: context)
+        self.donations = Locked(try database.donations(user: user))
+        self.persistence = (database, user)
+        self.halfLife = halfLifeDays * 86_400
+    }
+
+    /// Changes the list, after writing the change to the database when there is one (the
+    /// donations `body` removed are deleted there, `recorded` written); a write the database
+    /// refuses changes nothing.
+    private func change(recording recorded: Donation? = nil, _ body: (inout [Donation]) -> Void) throws(StoreError) {
+        try donations.withLock { (list: inout [Donation]) throws(StoreError) in
+            var next = list
+            body(&next)
+            if let (database, user) = persistence {
+                let gone = Set(list.map(\.id)).subtracting(next.map(\.id))
+                try database.write { db in
+                    for id in gone.sorted() { try db.execute(sql: "DELETE FROM donation WHERE user = ? AND id = ?", arguments: [user, id]) }
+                    if let recorded { try UserDatabase.record(db, user: user, donation: recorded) }
+                }
+            }
+            list = next
+        }
+    }
+
     /// Records a donation; one with the same id replaces the earlier one.
-    public func record(_ donation: Donation) {
-        donations.withLock { list in
+    public func record(_ donation: Donation) throws(StoreError) {
+        try change(recording: donation) { list in
             list.removeAll { $0.id == donation.id }
             list.append(donation)
         }
@@ -100,13 +134,13 @@ public final class DonationLog: Sendable {
 
     /// Deletes the donations with these identifiers (`INInteraction.delete(with:)`); unknown ids are
     /// ignored.
-    public func delete(ids: Set<String>) { donations.withLock { $0.removeAll { ids.contains($0.id) } } }
+    public func delete(ids: Set<String>) throws(StoreError) { try change { $0.removeAll { ids.contains($0.id) } } }
 
     /// Deletes every donation of the group (`INInteraction.delete(with:)` by group identifier).
-    public func delete(group: String) { donations.withLock { $0.removeAll { $0.group == group } } }
+    public func delete(group: String) throws(StoreError) { try change { $0.removeAll { $0.group == group } } }
 
     /// Deletes every donation (`INInteraction.deleteAll()`).
-    public func deleteAll() { donations.withLock { $0.removeAll() } }
+    public func deleteAll() throws(StoreError) { try change { $0.removeAll() } }
 
     /// The donations present, in the order recorded (one recorded again moves to the end).
     public var all: [Donation] { donations.withLock { $0 } }
@@ -197,12 +231,12 @@ public enum DonationEvent: Sendable, Hashable, Decodable {
 
 extension DonationLog {
     /// Applies one journal event to the log: records the donation, or deletes what the event names.
-    public func apply(_ event: DonationEvent) {
+    public func apply(_ event: DonationEvent) throws(StoreError) {
         switch event {
-        case .donate(let donation): record(donation)
-        case .deleteIDs(let ids): delete(ids: ids)
-        case .deleteGroup(let group): delete(group: group)
-        case .deleteAll: deleteAll()
+        case .donate(let donation): try record(donation)
+        case .deleteIDs(let ids): try delete(ids: ids)
+        case .deleteGroup(let group): try delete(group: group)
+        case .deleteAll: try deleteAll()
         }
     }
 
@@ -238,6 +272,10 @@ extension DonationLog {
                 throw ContextError(file: file, message: "line \(n + 1): \(error)", kind: "donation journal")
             }
         }
-        events.forEach(apply)
+        for event in events {
+            do { try apply(event) } catch {
+                throw ContextError(file: file, message: "cannot keep the journal's events: \(error)", kind: "donation journal")
+            }
+        }
     }
 }

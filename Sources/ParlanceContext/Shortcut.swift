@@ -107,4 +107,3 @@ public struct Shortcut: Sendable, Hashable, Decodable {
             parameters: result)
     }
 }
-

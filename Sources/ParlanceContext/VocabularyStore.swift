@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ParlanceICU
 import ParlanceText
 
@@ -31,6 +32,11 @@ public final class VocabularySet: Sendable {
 ///   (`removeAllUserVocabulary`, like `removeAllVocabularyStrings()` at sign-out);
 /// - app vocabulary, per app, type and language (`AppIntentVocabulary.plist`).
 ///
+/// In memory by default; given a `UserDatabase` (an SQLite file) and a user, the user's sets
+/// are read from it and every update is written to it before it takes effect, so they outlast
+/// the process (see `UserDatabase` for what is guaranteed on disk). An update the database
+/// refuses throws `StoreError` and changes nothing.
+///
 /// Thread-safe. An update swaps in a new immutable set under a lock and moves `version` on, so
 /// a query running at the same time sees either the old set or the new one, never a half-written
 /// one; a removed item is neither matched by the resolver nor known to the parser in any query
@@ -57,25 +63,64 @@ public final class VocabularyStore: Sendable {
     }
 
     private let state = Locked(State())
+    /// Where user vocabulary is kept across launches, and whose it is; nil in memory.
+    private let persistence: (database: UserDatabase, user: String)?
 
-    /// Creates an empty store.
-    public init() {}
+    /// Creates an empty store, in memory.
+    public init() { persistence = nil }
 
-    /// The context's vocabularies: each app's user vocabulary, inline app vocabulary (all
-    /// languages) and loaded vocabulary files (per language).
-    public convenience init(context: ParserContext) {
-        self.init()
-        for app in context.apps {
-            state.withLock { if !$0.apps.contains(app.name) { $0.apps.append(app.name) } }
-            for (type, items) in app.userVocabulary { setUserVocabulary(items, app: app.name, type: type) }
-            var types = Set(app.appVocabularyItems.keys)
-            for file in app.appVocabularyFiles.values { types.formUnion(file.items.keys) }
-            for type in types {
-                for language in app.appVocabularyFiles.keys {
-                    setAppVocabulary(app.appVocabulary(type, language: language), app: app.name, type: type, language: language)
+    /// The context's vocabularies, in memory: each app's user vocabulary, inline app
+    /// vocabulary (all languages) and loaded vocabulary files (per language).
+    public init(context: ParserContext) {
+        persistence = nil
+        state.withLock { state in
+            for app in context.apps {
+                Self.noteApp(app.name, in: &state)
+                for (type, items) in app.userVocabulary { state.sets[.user(app.name, type)] = VocabularySet(items) }
+            }
+        }
+        loadAppVocabulary(context)
+    }
+
+    /// A user's store kept in a database: the user's sets as the database has them (on the
+    /// user's first use, the context's user vocabulary, written there once), with the
+    /// context's app vocabulary (inline and vocabulary files), which is the apps' and is not
+    /// stored. Every update is written to the database before it takes effect.
+    public init(database: UserDatabase, user: String, context: ParserContext? = nil) throws(StoreError) {
+        persistence = (database, user)
+        try database.ensureUser(user, context: context)
+        let stored = try database.sets(user: user)
+        state.withLock { state in
+            for app in context?.apps ?? [] { Self.noteApp(app.name, in: &state) }
+            for (app, type, items) in stored {
+                Self.noteApp(app, in: &state)
+                state.sets[.user(app, type)] = VocabularySet(items)
+            }
+        }
+        if let context { loadAppVocabulary(context) }
+    }
+
+    /// A user's store kept in the SQLite file at `path` (created when missing).
+    public convenience init(path: String, user: String, context: ParserContext? = nil) throws(StoreError) {
+        try self.init(database: UserDatabase(path: path), user: user, context: context)
+    }
+
+    /// The database and user the store is kept for; nil in memory.
+    public var storage: (database: UserDatabase, user: String)? { persistence }
+
+    private func loadAppVocabulary(_ context: ParserContext) {
+        state.withLock { state in
+            for app in context.apps {
+                Self.noteApp(app.name, in: &state)
+                var types = Set(app.appVocabularyItems.keys)
+                for file in app.appVocabularyFiles.values { types.formUnion(file.items.keys) }
+                for type in types {
+                    for language in app.appVocabularyFiles.keys {
+                        state.sets[.app(app.name, type, language)] = VocabularySet(app.appVocabulary(type, language: language))
+                    }
+                    // Inline items also serve languages without a file.
+                    if let inline = app.appVocabularyItems[type] { state.sets[.app(app.name, type, nil)] = VocabularySet(inline) }
                 }
-                // Inline items also serve languages without a file.
-                if let inline = app.appVocabularyItems[type] { setAppVocabulary(inline, app: app.name, type: type, language: nil) }
             }
         }
     }
@@ -83,8 +128,14 @@ public final class VocabularyStore: Sendable {
     /// Moves on with every update: what was derived from an older version is stale.
     public var version: UInt64 { state.withLock { $0.version } }
 
-    private func update(_ change: (inout State) -> Void) {
-        state.withLock { state in
+    /// Writes `stored` to the database (when there is one) and then makes `change`, under the
+    /// lock, so that the file and memory take updates in the same order; a write the database
+    /// refuses changes neither.
+    private func update(stored: ((Database, String) throws -> Void)? = nil, change: (inout State) -> Void) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            if let persistence, let stored {
+                try persistence.database.write { db in try stored(db, persistence.user) }
+            }
             change(&state)
             state.version &+= 1
         }
@@ -95,29 +146,39 @@ public final class VocabularyStore: Sendable {
     }
 
     /// Replaces an app's whole ordered set of one type (most important first).
-    public func setUserVocabulary(_ items: [VocabularyItem], app: String, type: String) {
+    public func setUserVocabulary(_ items: [VocabularyItem], app: String, type: String) throws(StoreError) {
         let set = VocabularySet(items)
-        update { state in
-            Self.noteApp(app, in: &state)
-            state.sets[.user(app, type)] = set
-        }
+        try update(
+            stored: { db, user in try UserDatabase.replaceSet(db, user: user, app: app, type: type, items: items) },
+            change: { state in
+                Self.noteApp(app, in: &state)
+                state.sets[.user(app, type)] = set
+            })
     }
 
     /// Removes an app's user vocabulary of every type (sign-out, reset), or of one type.
-    public func removeAllUserVocabulary(app: String, type: String? = nil) {
-        update { state in
-            for key in state.sets.keys where key.app == app && key.scope == "user" && (type == nil || key.type == type) {
-                state.sets[key] = nil
-            }
-        }
+    public func removeAllUserVocabulary(app: String, type: String? = nil) throws(StoreError) {
+        try update(
+            stored: { db, user in try UserDatabase.removeSets(db, user: user, app: app, type: type) },
+            change: { state in
+                for key in state.sets.keys where key.app == app && key.scope == "user" && (type == nil || key.type == type) {
+                    state.sets[key] = nil
+                }
+            })
     }
 
     /// Removes items by id from an app's set of one type (the set is replaced without them).
-    public func removeUserVocabulary(ids: Set<String>, app: String, type: String) {
-        update { state in
-            let key = Key.user(app, type)
-            guard let current = state.sets[key] else { return }
-            state.sets[key] = VocabularySet(current.items.filter { !ids.contains($0.id) })
+    public func removeUserVocabulary(ids: Set<String>, app: String, type: String) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            guard let current = state.sets[.user(app, type)] else { return }
+            let kept = current.items.filter { !ids.contains($0.id) }
+            if let persistence {
+                try persistence.database.write { db in
+                    try UserDatabase.replaceSet(db, user: persistence.user, app: app, type: type, items: kept)
+                }
+            }
+            state.sets[.user(app, type)] = VocabularySet(kept)
+            state.version &+= 1
         }
     }
 
@@ -125,10 +186,11 @@ public final class VocabularyStore: Sendable {
     /// their own (nil).
     public func setAppVocabulary(_ items: [VocabularyItem], app: String, type: String, language: String?) {
         let set = VocabularySet(items)
-        update { state in
+        // App vocabulary is the app's, read with the context: never stored, never refused.
+        try? update(change: { state in
             Self.noteApp(app, in: &state)
             state.sets[.app(app, type, language)] = set
-        }
+        })
     }
 
     /// An app's user vocabulary of a type, in priority order.

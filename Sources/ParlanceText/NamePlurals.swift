@@ -38,4 +38,3 @@ public enum NamePlurals {
         return result
     }
 }
-

@@ -34,7 +34,7 @@ import Testing
         #expect(before.intent?.name == "sendMessage")
         #expect(before.intent?.app == nil, "two apps handle it and none was named")
 
-        log.record(try Self.message("m1", app: "BananaMail", group: "chat-bobo"))
+        try log.record(try Self.message("m1", app: "BananaMail", group: "chat-bobo"))
         let after = try parser.parse(text, locale: Self.en, referenceTime: Self.noon)
         #expect(after.intent?.app == "BananaMail")
         #expect(after.explanation.notes.contains { $0.contains("app BananaMail from donations") })
@@ -43,20 +43,20 @@ import Testing
             try parser.parse("Send a message to Bobo on MonkeyChat saying hi", locale: Self.en, referenceTime: Self.noon).intent?.app
                 == "MonkeyChat")
         // Used as often in both: no clear lead, no app.
-        log.record(try Self.message("m2", app: "MonkeyChat", group: "chat-bobo"))
+        try log.record(try Self.message("m2", app: "MonkeyChat", group: "chat-bobo"))
         #expect(try parser.parse(text, locale: Self.en, referenceTime: Self.noon).intent?.app == nil)
         // Only one, but two months old: too faint to decide.
-        log.deleteAll()
-        log.record(try Self.message("old", app: "BananaMail", at: "2026-09-21T09:00:00Z"))
+        try log.deleteAll()
+        try log.record(try Self.message("old", app: "BananaMail", at: "2026-09-21T09:00:00Z"))
         #expect(try parser.parse(text, locale: Self.en, referenceTime: Self.noon).intent?.app == nil)
 
         // Deleted by id, by group, all: afterwards the result is exactly what it was before.
         for deletion in [DonationEvent.deleteIDs(["m1", "m2", "old"]), .deleteGroup("chat-bobo"), .deleteAll] {
-            log.deleteAll()
-            log.record(try Self.message("m1", app: "BananaMail", group: "chat-bobo"))
-            log.record(try Self.message("m2", app: "BananaMail", group: "chat-bobo"))
+            try log.deleteAll()
+            try log.record(try Self.message("m1", app: "BananaMail", group: "chat-bobo"))
+            try log.record(try Self.message("m2", app: "BananaMail", group: "chat-bobo"))
             #expect(try parser.parse(text, locale: Self.en, referenceTime: Self.noon).intent?.app == "BananaMail")
-            log.apply(deletion)
+            try log.apply(deletion)
             #expect(log.all.isEmpty)
             #expect(try parser.parse(text, locale: Self.en, referenceTime: Self.noon) == before, "\(deletion)")
         }
@@ -66,18 +66,18 @@ import Testing
         let log = DonationLog()
         let now = Self.noon.secondsSince1970
         #expect(log.weight(app: "BananaMail", intent: "sendMessage", at: now) == 0)
-        log.record(try Self.message("a", app: "BananaMail", at: "2026-11-21T12:00:00Z"))
+        try log.record(try Self.message("a", app: "BananaMail", at: "2026-11-21T12:00:00Z"))
         #expect(abs(log.weight(app: "BananaMail", intent: "sendMessage", at: now) - 0.5) < 1e-9)
-        log.record(try Self.message("b", app: "BananaMail", at: "2026-11-21T12:00:00Z"))
+        try log.record(try Self.message("b", app: "BananaMail", at: "2026-11-21T12:00:00Z"))
         #expect(abs(log.weight(app: "BananaMail", intent: "sendMessage", at: now) - 2.0 / 3) < 1e-9)
-        log.deleteAll()
-        log.record(try Self.message("c", app: "BananaMail", at: "2026-11-07T12:00:00Z"))  // one half-life ago
+        try log.deleteAll()
+        try log.record(try Self.message("c", app: "BananaMail", at: "2026-11-07T12:00:00Z"))  // one half-life ago
         #expect(abs(log.weight(app: "BananaMail", intent: "sendMessage", at: now) - 0.5 / 1.5) < 1e-9)
         // A value, by id or by text, folded.
         #expect(log.weight(app: "BananaMail", intent: "sendMessage", parameter: "recipients", value: "BOBO", at: now) > 0)
         #expect(log.weight(app: "BananaMail", intent: "sendMessage", parameter: "recipients", value: "Lulu", at: now) == 0)
         // Recording the same id again replaces it.
-        log.record(try Self.message("c", app: "MonkeyChat"))
+        try log.record(try Self.message("c", app: "MonkeyChat"))
         #expect(log.all.map(\.app) == ["MonkeyChat"])
     }
 
@@ -142,7 +142,7 @@ import Testing
             try parser.parse("Order two tomato soups with Soup Master", locale: DonationTests.en, referenceTime: DonationTests.noon).intent?
                 .app == "Soup Master")
 
-        log.record(
+        try log.record(
             Donation(id: "o1", app: "Soup Master", intent: "orderSoup", parameters: ["soup": .enumCase("tomato")], date: DonationTests.noon)
         )
         let after = try parser.parse(text, locale: DonationTests.en, referenceTime: DonationTests.noon)
@@ -150,7 +150,7 @@ import Testing
         #expect(after.intent?.values("quantity").map(\.value) == [.number(2)])
         #expect(after.explanation.notes.contains { $0.contains("donations: orderSoup weighs 0.5") })
 
-        log.delete(ids: ["o1"])
+        try log.delete(ids: ["o1"])
         #expect(try parser.parse(text, locale: DonationTests.en, referenceTime: DonationTests.noon) == before)
     }
 }

@@ -41,7 +41,7 @@ import Testing
         #expect(before.phrase)
         #expect(Support.ids(before.resolved) == ["l1"])
 
-        chain.store.removeUserVocabulary(ids: ["l1"], app: "Jotter", type: "notebookItemTitle")
+        try chain.store.removeUserVocabulary(ids: ["l1"], app: "Jotter", type: "notebookItemTitle")
         let after = try Self.known(chain)
         #expect(after.parsed == nil, "the parser still knows the removed list: \(after.parsed ?? "")")
         #expect(!after.phrase)
@@ -50,16 +50,17 @@ import Testing
 
     @Test func aReplacedSetAndSignOutReachBoth() throws {
         let chain = try Self.parser()
-        chain.store.setUserVocabulary([VocabularyItem("l2", "Groceries")], app: "Jotter", type: "notebookItemTitle")
+        try chain.store.setUserVocabulary([VocabularyItem("l2", "Groceries")], app: "Jotter", type: "notebookItemTitle")
         let replaced = try Self.known(chain)
         #expect(replaced.parsed == nil && !replaced.phrase && replaced.resolved.kind == .unsupported)
 
-        chain.store.setUserVocabulary([VocabularyItem("l3", "Rainy Day"), VocabularyItem("l2", "Groceries")], app: "Jotter", type: "notebookItemTitle")
+        try chain.store.setUserVocabulary(
+            [VocabularyItem("l3", "Rainy Day"), VocabularyItem("l2", "Groceries")], app: "Jotter", type: "notebookItemTitle")
         let back = try Self.known(chain)
         #expect(back.parsed == "addTasks success" && back.phrase)
         #expect(Support.ids(back.resolved) == ["l3"])
 
-        chain.store.removeAllUserVocabulary(app: "Jotter")
+        try chain.store.removeAllUserVocabulary(app: "Jotter")
         let signedOut = try Self.known(chain)
         #expect(signedOut.parsed == nil && !signedOut.phrase && signedOut.resolved.kind == .unsupported)
     }
@@ -68,7 +69,7 @@ import Testing
         let chain = try Self.parser()
         let first = try chain.parser.resources(for: "en")
         #expect(try chain.parser.resources(for: "en") === first)
-        chain.store.setUserVocabulary([VocabularyItem("l9", "Attic")], app: "Jotter", type: "notebookItemTitle")
+        try chain.store.setUserVocabulary([VocabularyItem("l9", "Attic")], app: "Jotter", type: "notebookItemTitle")
         let second = try chain.parser.resources(for: "en")
         #expect(second !== first)
         #expect(second.version > first.version)

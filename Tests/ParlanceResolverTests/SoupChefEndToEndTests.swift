@@ -98,7 +98,7 @@ import Testing
             #expect(soup.resolution?.kind == .disambiguation, "\(soup.raw)")
             #expect(Set(soup.resolution?.items.map(\.id) ?? []) == ["chicken", "chickenTortilla"])
         }
-        log.record(
+        try log.record(
             Donation(
                 id: "d1", group: "orders", app: "Soup Chef", intent: "orderSoup",
                 parameters: ["soup": .enumCase("chickenTortilla"), "quantity": .number(1)],
@@ -112,23 +112,23 @@ import Testing
                 soup.resolution?.items.first?.display == Self.orderSoup.parameter("soup")?.caseName("chickenTortilla", language: language))
         }
         // An old donation alone is too weak to decide.
-        log.deleteAll()
-        log.record(
+        try log.deleteAll()
+        try log.record(
             Donation(
                 id: "old", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("chicken")],
                 date: try ReferenceTime(iso8601: "2026-09-01T12:00:00Z")))
         #expect(try Self.parse(cases[0].0, cases[0].1, with: parser).intent?.values("soup").first?.resolution?.kind == .disambiguation)
         // Deleted by id, by group, or all: the results are what they were before, exactly.
         for deletion in [DonationEvent.deleteIDs(["d1", "old"]), .deleteGroup("orders"), .deleteAll] {
-            log.deleteAll()
-            log.record(
+            try log.deleteAll()
+            try log.record(
                 Donation(
                     id: "d1", group: "orders", app: "Soup Chef", intent: "orderSoup", parameters: ["soup": .enumCase("chickenTortilla")],
                     date: Self.noon))
             #expect(
                 try Self.parse(cases[0].0, cases[0].1, with: parser).intent?.values("soup").first?.resolution?.kind == .confirmationRequired
             )
-            log.apply(deletion)
+            try log.apply(deletion)
             let after = try cases.map { try Self.parse($0.0, $0.1, with: parser) }
             #expect(after == before, "\(deletion)")
         }
@@ -288,7 +288,7 @@ import Testing
         let before = try SoupChefEndToEndTests.parse(text, "en", with: parser)
         #expect(before.intent?.values("recipients").first?.resolution?.kind == .disambiguation)
         for n in 0..<3 {
-            log.record(
+            try log.record(
                 Donation(
                     id: "m\(n)", app: "MonkeyChat", intent: "sendMessage", parameters: ["recipients": .text("jr")],
                     date: SoupChefEndToEndTests.noon))
@@ -297,7 +297,7 @@ import Testing
         #expect(recipient.resolution?.kind == .confirmationRequired)
         #expect(recipient.resolution?.items.map(\.id) == ["jr"])
         #expect(recipient.resolution?.reason?.contains("chosen most") == true)
-        log.delete(ids: ["m0", "m1", "m2"])
+        try log.delete(ids: ["m0", "m1", "m2"])
         #expect(try SoupChefEndToEndTests.parse(text, "en", with: parser) == before)
     }
 }

@@ -13,7 +13,7 @@ import Testing
             Support.ids(try resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution) == [
                 "bobo-jr"
             ])
-        resolver.store.removeUserVocabulary(ids: ["bobo-jr"], app: "MonkeyChat", type: "contactName")
+        try resolver.store.removeUserVocabulary(ids: ["bobo-jr"], app: "MonkeyChat", type: "contactName")
         let after = try resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: Support.en)
         #expect(!after.candidates.contains { $0.id == "bobo-jr" })
         #expect(!after.resolution.items.contains { $0.id == "bobo-jr" })
@@ -22,15 +22,15 @@ import Testing
 
     @Test func replacingAndRemovingAllFollowSiriKit() throws {
         let resolver = Resolver(context: .demo)
-        resolver.store.setUserVocabulary([.init("k1", "Koko")], app: "MonkeyChat", type: "contactName")
+        try resolver.store.setUserVocabulary([.init("k1", "Koko")], app: "MonkeyChat", type: "contactName")
         #expect(Support.ids(try resolver.resolve("Koko", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution) == ["k1"])
         // The whole set was replaced: the Bobos are gone.
         #expect(try resolver.resolve("Bobo", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution.kind == .unsupported)
-        resolver.store.removeAllUserVocabulary(app: "MonkeyChat")
+        try resolver.store.removeAllUserVocabulary(app: "MonkeyChat")
         let gone = try resolver.resolve("Koko", app: "MonkeyChat", type: "contactName", locale: Support.en).resolution
         #expect(gone.kind == .unsupported)
         // App vocabulary is not user vocabulary: sign-out leaves MonkeyFit's workouts.
-        resolver.store.removeAllUserVocabulary(app: "MonkeyFit")
+        try resolver.store.removeAllUserVocabulary(app: "MonkeyFit")
         #expect(
             try resolver.resolve("Bananarific", app: "MonkeyFit", type: "workoutActivityName", locale: Support.en).resolution.kind
                 == .success)
@@ -45,7 +45,7 @@ import Testing
         let resolver = Resolver(context: try Support.context(contacts: a))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for n in 0..<200 { resolver.store.setUserVocabulary(n % 2 == 0 ? b : a, app: "MonkeyChat", type: "contactName") }
+                for n in 0..<200 { try resolver.store.setUserVocabulary(n % 2 == 0 ? b : a, app: "MonkeyChat", type: "contactName") }
             }
             for _ in 0..<4 {
                 group.addTask {

@@ -31,7 +31,7 @@ import Testing
         let answer = try resolver.resolve("Bobo the Grate", app: "MonkeyChat", type: "contactName", locale: ParlanceLocale("en-US"))
         #expect(answer.resolution.kind == .confirmationRequired)
         #expect(answer.resolution.items.first?.id == "bobo-great")
-        resolver.store.removeUserVocabulary(ids: ["bobo-great"], app: "MonkeyChat", type: "contactName")
+        try resolver.store.removeUserVocabulary(ids: ["bobo-great"], app: "MonkeyChat", type: "contactName")
         let after = try resolver.resolve("Bobo the Grate", app: "MonkeyChat", type: "contactName", locale: ParlanceLocale("en-US"))
         #expect(!after.resolution.items.contains { $0.id == "bobo-great" })
     }
@@ -43,7 +43,7 @@ import Testing
         #expect(
             try chain.resolver.resolve("Bobo Jr.", app: "MonkeyChat", type: "contactName", locale: ParlanceLocale("en-US")).resolution.kind
                 == .success)
-        chain.store.removeAllUserVocabulary(app: "MonkeyChat")
+        try chain.store.removeAllUserVocabulary(app: "MonkeyChat")
         let after = try chain.parse("MonkeyChat Bobo Jr. send more bananas", locale: ParlanceLocale("en-US"))
         let recipient = try #require(after.intent?.values("recipients").first)
         #expect(recipient.resolution?.kind == .unsupported)

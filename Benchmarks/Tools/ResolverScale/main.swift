@@ -82,7 +82,7 @@ for size in sizes {
     let start = clock.now
     let context = try ParserContext.decode(Data(#"{"apps": [{"name": "Contacts", "intents": ["startCall"]}]}"#.utf8), file: "bench")
     let resolver = Resolver(context: context)
-    resolver.store.setUserVocabulary(items, app: "Contacts", type: "contactName")
+    try resolver.store.setUserVocabulary(items, app: "Contacts", type: "contactName")
     _ = try resolver.resolve("warm up", app: "Contacts", type: "contactName", locale: locale)  // builds the index
     let build = clock.now - start
     let after = residentBytes()

@@ -36,7 +36,7 @@ case "names":
         to: folder.appendingPathComponent("queries-\(size).txt"), atomically: true, encoding: .utf8)
     let context = try ParserContext.decode(Data(#"{"apps": [{"name": "Contacts", "intents": ["startCall"]}]}"#.utf8), file: "side-by-side")
     let resolver = Resolver(context: context)
-    resolver.store.setUserVocabulary(items, app: "Contacts", type: "contactName")
+    try resolver.store.setUserVocabulary(items, app: "Contacts", type: "contactName")
     let locale = try ParlanceLocale("en-US")
     // Builds the index; and, on this thread, the first use of each of ICU's transforms (a
     // clone per thread, once): Latin, Cyrillic and Han names.

@@ -21,7 +21,7 @@ public final class IntentParser: UtteranceParser {
     let catalogue: IntentCatalogue
     let analyzer: TextAnalyzer
     /// What each language needs whatever the vocabulary holds, built on first use.
-    private let bases = Locked<[String: LanguageBase]>([:])
+    private let bases: Locked<[String: LanguageBase]>
     /// Everything compiled for each language against the store's latest version (one cache).
     private let languages = Locked<[String: LanguageCache]>([:])
     /// The vocabularies the parser knows names from: the resolver's store when the two are
@@ -50,10 +50,29 @@ public final class IntentParser: UtteranceParser {
     ///   - donations: the log to read donations from (shared with a `Resolver`); by
     ///     default a new one holding the context's `donations`.
     ///   - workBudget: the matcher steps one parse may take (`defaultWorkBudget`).
-    public init(
+    public convenience init(
         context: ParserContext, analyzer: TextAnalyzer = .shared, vocabulary: VocabularyStore? = nil, donations: DonationLog? = nil,
         workBudget: Int = IntentParser.defaultWorkBudget
     ) throws {
+        try self.init(
+            context: context, analyzer: analyzer, vocabulary: vocabulary, donations: donations, workBudget: workBudget,
+            bases: Locked([:]))
+    }
+
+    /// A parser for another user of the same context: the user's own vocabulary store and
+    /// donations, and the grammars, shortcuts and trained tiers `other` has compiled (or will),
+    /// shared rather than compiled again. What each user's vocabulary makes is the user's own.
+    public convenience init(sharingGrammarsOf other: IntentParser, vocabulary: VocabularyStore, donations: DonationLog) throws {
+        try self.init(
+            context: other.context, analyzer: other.analyzer, vocabulary: vocabulary, donations: donations, workBudget: other.workBudget,
+            bases: other.bases)
+    }
+
+    private init(
+        context: ParserContext, analyzer: TextAnalyzer, vocabulary: VocabularyStore?, donations: DonationLog?, workBudget: Int,
+        bases: Locked<[String: LanguageBase]>
+    ) throws {
+        self.bases = bases
         self.context = context
         self.vocabulary = vocabulary ?? VocabularyStore(context: context)
         self.workBudget = workBudget

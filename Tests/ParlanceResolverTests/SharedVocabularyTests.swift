@@ -76,4 +76,17 @@ import Testing
         // The grammar, shortcuts and trained tier are not made again.
         #expect(second.base === first.base)
     }
+
+    @Test func usersOfOneContextShareGrammarsNotNames() throws {
+        let context = try ParserContext.decode(Data(Self.context.utf8), file: "shared.json")
+        let ana = try IntentParser(context: context)
+        let benStore = VocabularyStore(context: context)
+        let ben = try IntentParser(sharingGrammarsOf: ana, vocabulary: benStore, donations: DonationLog())
+        try benStore.removeAllUserVocabulary(app: "Jotter")
+        let reference = try ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
+        #expect(try ana.parse(Self.request, locale: Support.en, referenceTime: reference).intent?.name == "addTasks")
+        #expect(try ben.parse(Self.request, locale: Support.en, referenceTime: reference).intent == nil)
+        // One grammar compiled for both.
+        #expect(try ben.resources(for: "en").base === ana.resources(for: "en").base)
+    }
 }

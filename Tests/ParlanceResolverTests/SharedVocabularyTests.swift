@@ -10,17 +10,13 @@ import Testing
 /// One vocabulary store read by both stages: every update (replace, remove, remove all)
 /// reaches parsing and resolution together.
 @Suite struct SharedVocabularyTests {
-    static let context = """
-        {"apps": [{"name": "Jotter", "intents": ["addTasks", "createNote", "searchForNotebookItems", "createTaskList"],
-          "userVocabulary": {"notebookItemTitle": [{"id": "l1", "phrase": "Rainy Day"}]}}]}
-        """
 
     /// The request reads as a list's only while the user has a list of that name (a list said
     /// only by a name the user does not have is no list: the parser's knowledge of names).
     static let request = "add Tom Waits to rainy day"
 
     static func parser() throws -> ResolvingParser {
-        try ResolvingParser(context: try ParserContext.decode(Data(context.utf8), file: "shared.json"))
+        try ResolvingParser(context: try Support.jotter())
     }
 
     /// What each stage knows of the list: the parser's reading and its phrase set, the
@@ -78,7 +74,7 @@ import Testing
     }
 
     @Test func usersOfOneContextShareGrammarsNotNames() throws {
-        let context = try ParserContext.decode(Data(Self.context.utf8), file: "shared.json")
+        let context = try Support.jotter()
         let ana = try IntentParser(context: context)
         let benStore = VocabularyStore(context: context)
         let ben = try IntentParser(sharingGrammarsOf: ana, vocabulary: benStore, donations: DonationLog())

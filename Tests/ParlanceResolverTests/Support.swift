@@ -25,6 +25,17 @@ enum Support {
     }
 
     static func ids(_ r: Resolution) -> [String] { r.items.map(\.id) }
+
+    /// A notes app, Jotter, whose user has one list, "Rainy Day" (id l1): "add Tom Waits to rainy
+    /// day" reads as a list's only while the user has it.
+    static func jotter() throws -> ParserContext {
+        try ParserContext.decode(
+            Data(
+                """
+                {"apps": [{"name": "Jotter", "intents": ["addTasks", "createNote", "searchForNotebookItems", "createTaskList"],
+                  "userVocabulary": {"notebookItemTitle": [{"id": "l1", "phrase": "Rainy Day"}]}}]}
+                """.utf8), file: "jotter.json")
+    }
 }
 
 extension VocabularyItem {

@@ -12,10 +12,6 @@ import Testing
 /// the files, one user never changes another's results, and a damaged or locked file is a
 /// clear error that loses nothing.
 @Suite struct UserDatabaseTests {
-    static let context = """
-        {"apps": [{"name": "Jotter", "intents": ["addTasks", "createNote", "searchForNotebookItems", "createTaskList"],
-          "userVocabulary": {"notebookItemTitle": [{"id": "l1", "phrase": "Rainy Day"}]}}]}
-        """
     static let reference = try! ReferenceTime(iso8601: "2026-11-21T10:00:00+01:00")
 
     /// A fresh folder for one test's database files.
@@ -25,11 +21,9 @@ import Testing
         return url
     }
 
-    static func parserContext() throws -> ParserContext { try ParserContext.decode(Data(context.utf8), file: "db.json") }
-
     /// The list the user's request lands in, as parsing and resolution both see it, or nil.
     static func list(_ request: String, _ store: VocabularyStore) throws -> String? {
-        let chain = try ResolvingParser(context: try parserContext(), store: store)
+        let chain = try ResolvingParser(context: try Support.jotter(), store: store)
         let result = try chain.parse(request, locale: Support.en, referenceTime: reference)
         guard let list = result.intent?.values("targetTaskList").first, list.resolution?.kind == .success else { return nil }
         return list.resolution?.items.first?.id
@@ -40,20 +34,20 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("users.sqlite").path
         do {
-            let store = try VocabularyStore(path: path, user: "ana", context: try Self.parserContext())
+            let store = try VocabularyStore(path: path, user: "ana", context: try Support.jotter())
             // Seeded once from the context.
             #expect(store.userVocabulary(app: "Jotter", type: "notebookItemTitle").map(\.id) == ["l1"])
             try store.setUserVocabulary(
                 [VocabularyItem("l2", "Attic"), VocabularyItem("l1", "Rainy Day")], app: "Jotter", type: "notebookItemTitle")
         }
         // A new process: a new database object over the same file.
-        let reopened = try VocabularyStore(path: path, user: "ana", context: try Self.parserContext())
+        let reopened = try VocabularyStore(path: path, user: "ana", context: try Support.jotter())
         #expect(reopened.userVocabulary(app: "Jotter", type: "notebookItemTitle").map(\.id) == ["l2", "l1"])
         #expect(try Self.list("add Tom Waits to attic", reopened) == "l2")
 
         // Sign-out stays signed out: the context does not seed the user again.
         try reopened.removeAllUserVocabulary(app: "Jotter")
-        let again = try VocabularyStore(path: path, user: "ana", context: try Self.parserContext())
+        let again = try VocabularyStore(path: path, user: "ana", context: try Support.jotter())
         #expect(again.userVocabulary(app: "Jotter", type: "notebookItemTitle").isEmpty)
         #expect(try Self.list("add Tom Waits to rainy day", again) == nil)
     }
@@ -63,7 +57,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("users.sqlite").path
         let database = try UserDatabase(path: path)
-        let store = try VocabularyStore(database: database, user: "ana", context: try Self.parserContext())
+        let store = try VocabularyStore(database: database, user: "ana", context: try Support.jotter())
         let log = try DonationLog(database: database, user: "ana")
         let secret = "Zorblatt Quinvexa"
         let note = "Plumvex Ardentine"
@@ -100,8 +94,8 @@ import Testing
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try UserDatabase(path: folder.appendingPathComponent("users.sqlite").path)
-        let ana = try VocabularyStore(database: database, user: "ana", context: try Self.parserContext())
-        let ben = try VocabularyStore(database: database, user: "ben", context: try Self.parserContext())
+        let ana = try VocabularyStore(database: database, user: "ana", context: try Support.jotter())
+        let ben = try VocabularyStore(database: database, user: "ben", context: try Support.jotter())
         try ana.removeAllUserVocabulary(app: "Jotter")
         try ana.setUserVocabulary([VocabularyItem("a1", "Attic")], app: "Jotter", type: "notebookItemTitle")
         let anaDonations = try DonationLog(database: database, user: "ana")
@@ -112,7 +106,7 @@ import Testing
         #expect(try Self.list("add Tom Waits to attic", ben) == nil)
         #expect(try Self.list("add Tom Waits to attic", ana) == "a1")
         // Read again from the file: still each their own.
-        let benAgain = try VocabularyStore(database: database, user: "ben", context: try Self.parserContext())
+        let benAgain = try VocabularyStore(database: database, user: "ben", context: try Support.jotter())
         #expect(benAgain.userVocabulary(app: "Jotter", type: "notebookItemTitle").map(\.id) == ["l1"])
         #expect(try DonationLog(database: database, user: "ben").all.isEmpty)
         #expect(try DonationLog(database: database, user: "ana").all.map(\.id) == ["d1"])
@@ -137,7 +131,7 @@ import Testing
         // A real database whose pages were damaged afterwards.
         let damaged = folder.appendingPathComponent("users.sqlite").path
         do {
-            let store = try VocabularyStore(path: damaged, user: "ana", context: try Self.parserContext())
+            let store = try VocabularyStore(path: damaged, user: "ana", context: try Support.jotter())
             try store.setUserVocabulary(
                 (0..<300).map { VocabularyItem("n\($0)", "Name number \($0) of a long list") }, app: "Jotter", type: "notebookItemTitle")
         }
@@ -156,7 +150,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("users.sqlite").path
         let database = try UserDatabase(path: path, busyTimeout: 0.2)
-        let store = try VocabularyStore(database: database, user: "ana", context: try Self.parserContext())
+        let store = try VocabularyStore(database: database, user: "ana", context: try Support.jotter())
         // Another connection (another process, say) holds the file locked.
         var holding = Configuration()
         holding.allowsUnsafeTransactions = true  // the lock outlasts the call that takes it

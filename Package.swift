@@ -15,6 +15,7 @@ import PackageDescription
 //   ParlanceResolver  candidate index over the store's sets, scoring, resolution policy
 //   ParlanceEvaluation  batch I/O (records.md lines in and out), annotated corpora and their metrics
 //   Parlance        the library users import (re-exports the stages; ResolvingParser)
+//   ParlanceServer  `parlance serve`: HTTP/JSON over the library (Hummingbird), kept out of the library
 //   parlance        the command-line tool (swift-argument-parser), thin over the library
 let package = Package(
     name: "Parlance",
@@ -27,6 +28,13 @@ let package = Package(
         // SQLite for the users' database (ParlanceContext.UserDatabase): vocabulary and donations
         // kept across launches.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `parlance serve` (ParlanceServer, a target of its own: the library never depends on a server).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The server's tests talk to it as a client would.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation` (the DocC catalog in Sources/Parlance/Parlance.docc);
         // a plugin only: no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
@@ -82,10 +90,20 @@ let package = Package(
             name: "Parlance",
             dependencies: ["ParlanceText", "ParlanceContext", "ParlanceParser", "ParlanceResolver", "ParlanceEvaluation"]
         ),
+        .target(
+            name: "ParlanceServer",
+            dependencies: [
+                "Parlance", "ParlanceICU",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio")
+            ],
+            resources: [.copy("openapi.json")]
+        ),
         .executableTarget(
             name: "ParlanceCommand",
             dependencies: [
-                "Parlance",
+                "Parlance", "ParlanceServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             // What a language is made of, and the skeleton `parlance new-language` writes.
@@ -123,6 +141,16 @@ let package = Package(
             name: "ParlanceCommandTests",
             dependencies: ["ParlanceCommand"],
             exclude: ["Hostile", "Snapshots"]
+        ),
+        .testTarget(
+            name: "ParlanceServerTests",
+            dependencies: [
+                "ParlanceServer", "Parlance", "ParlanceCommand",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")
+            ]
         ),
         .testTarget(
             name: "ParlanceTextTests",

@@ -48,7 +48,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    init(path: String, kind: Kind, message: String) {
+    /// An error about the database at `path`.
+    public init(path: String, kind: Kind, message: String) {
         self.path = path
         self.kind = kind
         self.message = message

@@ -55,7 +55,7 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
         var state = Progress()
         let started = ContinuousClock.now
         var pending: [[UInt8]] = []
-        var carry: [UInt8] = []
+        var lines = LineSplitter()
         let encoder = ParlanceJSON.encoder()
         func flush() throws {
             guard !pending.isEmpty else { return }
@@ -94,12 +94,6 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             progress?(state)
             pending.removeAll(keepingCapacity: true)
         }
-        // A line is held up to one byte past the limit, enough to be told too long: an
-        // oversized line is skipped to its end, never held whole.
-        let held = BatchLineProcessor.maxLineBytes + 1
-        func hold(_ bytes: ArraySlice<UInt8>) {
-            carry.append(contentsOf: bytes.prefix(max(0, held - carry.count)))
-        }
         while true {
             let bytes: [UInt8]
             do { bytes = try input.read(upTo: 1 << 20) } catch {
@@ -109,19 +103,12 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
                 throw error
             }
             if bytes.isEmpty { break }
-            var start = 0
-            for (i, byte) in bytes.enumerated() where byte == 0x0A {
-                hold(bytes[start..<i])
-                var line = carry
-                carry.removeAll(keepingCapacity: true)
-                if line.last == 0x0D { line.removeLast() }
+            try lines.feed(bytes) { line in
                 pending.append(line)
-                start = i + 1
                 if pending.count >= chunkLines { try flush() }
             }
-            hold(bytes[start...])
         }
-        if !carry.isEmpty { pending.append(carry.last == 0x0D ? Array(carry.dropLast()) : carry) }
+        if let last = lines.finish() { pending.append(last) }
         try flush()
         return failures
     }

@@ -228,43 +228,39 @@ public final class ParlanceServer: Sendable {
             status: .ok, headers: [.contentType: "application/x-ndjson"],
             body: ResponseBody { writer in
                 let encoder = ParlanceJSON.encoder()
-                var pending: [UInt8] = []
+                var lines = LineSplitter()
                 var read = 0
                 var number = 0
-                func emit(_ line: ArraySlice<UInt8>) async throws {
-                    number += 1
-                    var bytes = Array(line)
-                    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                    let record = processor.process(bytes, number: number)
+                func write(_ record: OutputRecord) async throws {
                     var out = try encoder.encode(record)
                     out.append(UInt8(ascii: "\n"))
                     try await writer.write(ByteBuffer(bytes: out))
                 }
+                // A line of blanks alone is no record here (it is one in `parlance batch`).
+                func emit(_ line: [UInt8]) async throws {
+                    guard !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) else {
+                        return
+                    }
+                    number += 1
+                    try await write(processor.process(line, number: number))
+                }
                 for try await chunk in body {
                     read += chunk.readableBytes
                     if read > limit {
-                        let record = OutputRecord(
-                            id: nil, locale: nil, text: nil,
-                            error: .init(
-                                code: "body_too_large", message: "the batch is over the server's limit of \(limit) bytes: stopped here"))
-                        var out = try encoder.encode(record)
-                        out.append(UInt8(ascii: "\n"))
-                        try await writer.write(ByteBuffer(bytes: out))
+                        try await write(
+                            OutputRecord(
+                                id: nil, locale: nil, text: nil,
+                                error: .init(
+                                    code: "body_too_large", message: "the batch is over the server's limit of \(limit) bytes: stopped here")
+                            ))
                         try await writer.finish(nil)
                         return
                     }
-                    pending.append(contentsOf: chunk.readableBytesView)
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = pending[..<newline]
-                        if !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
-                            try await emit(line)
-                        }
-                        pending.removeSubrange(...newline)
-                    }
+                    var complete: [[UInt8]] = []
+                    lines.feed(chunk.readableBytesView) { complete.append($0) }
+                    for line in complete { try await emit(line) }
                 }
-                if !pending.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
-                    try await emit(pending[...])
-                }
+                if let last = lines.finish() { try await emit(last) }
                 try await writer.finish(nil)
             })
     }

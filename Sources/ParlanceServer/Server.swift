@@ -139,9 +139,15 @@ public final class ParlanceServer: Sendable {
             status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
     }
 
-    func body(_ request: Request, limit: Int? = nil) async throws -> [UInt8] {
-        let limit = limit ?? configuration.maxBodyBytes
+    /// Refuses a body whose declared length is over `limit` before any of it is read.
+    func refuseDeclaredOver(_ limit: Int, _ request: Request) throws {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw Problem.tooLarge(limit) }
+    }
+
+    /// The whole body of a request other than a batch, at most `maxBodyBytes`.
+    func body(_ request: Request) async throws -> [UInt8] {
+        let limit = configuration.maxBodyBytes
+        try refuseDeclaredOver(limit, request)
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
@@ -221,7 +227,7 @@ public final class ParlanceServer: Sendable {
         let who = try caller(request)
         let user = try user(request, context, tenant: who.tenant)
         let limit = configuration.maxBatchBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw Problem.tooLarge(limit) }
+        try refuseDeclaredOver(limit, request)
         let processor = BatchLineProcessor(parser: user.chain, defaultLocale: "en-US", explain: configuration.explain)
         let body = request.body
         return Response(
@@ -274,8 +280,8 @@ public final class ParlanceServer: Sendable {
         var items: Int
     }
 
-    /// The app and type of a vocabulary route, which the context must know.
-    func vocabularyTarget(_ context: BasicRequestContext, needsType: Bool) throws -> (app: String, type: String?) {
+    /// The app and (when the route has one) the type of a vocabulary route, which the context must know.
+    func vocabularyTarget(_ context: BasicRequestContext) throws -> (app: String, type: String?) {
         guard let app = context.parameters.get("app"), users.context.apps.contains(where: { $0.name == app }) else {
             let known = users.context.apps.map(\.name).joined(separator: ", ")
             throw Problem.notFound("unknown_app", "no app '\(context.parameters.get("app") ?? "")' in the context (it has \(known))")
@@ -292,7 +298,7 @@ public final class ParlanceServer: Sendable {
     /// PUT: replaces the user's whole ordered set of one type (most important first).
     func putVocabulary(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let who = try writer(request)
-        let (app, type) = try vocabularyTarget(context, needsType: true)
+        let (app, type) = try vocabularyTarget(context)
         let items = try decode([VocabularyItem].self, try await body(request))
         var ids = Set<String>()
         for (n, item) in items.enumerated() {
@@ -311,7 +317,7 @@ public final class ParlanceServer: Sendable {
     /// DELETE: removes the user's set of one type, or every set of the app (sign-out).
     func deleteVocabulary(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let who = try writer(request)
-        let (app, type) = try vocabularyTarget(context, needsType: false)
+        let (app, type) = try vocabularyTarget(context)
         let user = try user(request, context, tenant: who.tenant)
         do { try user.store.removeAllUserVocabulary(app: app, type: type) } catch { throw Problem.store(error) }
         return Response(status: .noContent)

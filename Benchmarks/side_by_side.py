@@ -110,12 +110,54 @@ def resolution_accuracy(bin_dir):
     print(f"| {len(cases)} | {hits_ours / len(cases):.3f} | {hits_rf / len(cases):.3f} |\n")
 
 
-def intents(bin_dir, work, languages):
+# Our language code -> (team corpus folder, hassil / home-assistant-intents language). Portuguese
+# is Brazilian on every side: the team corpus, hassil's templates and test sentences, Snips's pt_br.
+LOCALES = {"en": ("en-US", "en"), "es": ("es-ES", "es"), "fr": ("fr-FR", "fr"), "de": ("de-DE", "de"),
+           "it": ("it-IT", "it"), "pt": ("pt-BR", "pt-BR")}
+SNIPS_PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".venv38", "bin", "python")
+
+
+def hassil_rate(language, sentences):
+    """hassil sentences/s (wall clock) on the Home Assistant test sentences, or None when
+    home-assistant-intents has no templates for the language."""
     from hassil import Intents, recognize
     from hassil.errors import MissingListError
     from hassil.intents import TextSlotList
     import home_assistant_intents
 
+    templates = home_assistant_intents.get_intents(LOCALES[language][1])
+    if templates is None or not sentences:
+        return None
+    hassil_intents = Intents.from_dict(templates)
+    generic = {"name": ["kitchen light", "living room lamp", "front door", "garage door", "thermostat", "TV"],
+               "area": ["kitchen", "living room", "bedroom", "garage"], "floor": ["first floor", "upstairs", "ground floor"]}
+    lists = {}
+    for s in sentences:  # find the lists the templates need (warm-up, untimed)
+        while True:
+            try:
+                recognize(s, hassil_intents, slot_lists=lists)
+                break
+            except MissingListError as e:
+                list_name = str(e).split("{")[-1].rstrip("}")
+                lists[list_name] = TextSlotList.from_strings(generic.get(list_name, [f"{list_name} one", f"{list_name} two"]))
+    start = time.perf_counter()
+    for s in sentences:
+        recognize(s, hassil_intents, slot_lists=lists)
+    return len(sentences) / (time.perf_counter() - start)
+
+
+def snips(language, path):
+    """Snips NLU (in its own Python 3.8 virtualenv) trained on the team corpus, timed on the
+    texts Parlance parses (CPU time per utterance); None, with the reason on stderr, if it fails."""
+    try:
+        return run_json([SNIPS_PYTHON, os.path.join(os.path.dirname(os.path.abspath(__file__)), "snips_side.py"),
+                         "--language", language, "--texts", path])
+    except subprocess.CalledProcessError as e:
+        print(f"snips_side.py failed for {language}:\n{e.stderr[-2000:]}", file=sys.stderr)
+        return None
+
+
+def intents(bin_dir, work, languages):
     print("## Intent parsing: sentences per second, one core\n")
     print("Parlance parses the team corpus (templates, fallback, resolution); hassil recognizes the Home")
     print("Assistant test sentences against all home-assistant-intents templates, with small entity,")
@@ -123,41 +165,58 @@ def intents(bin_dir, work, languages):
     print("| language | hassil sentences | mean chars | hassil sent/s | Parlance sentences | mean chars | Parlance sent/s | Parlance ÷ hassil |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     ha = [json.loads(l) for l in open(os.path.join(SHARED, "corpora/homeassistant/dev.jsonl"), encoding="utf-8")]
-    folders = {"en": "en-US", "es": "es-ES", "fr": "fr-FR", "de": "de-DE", "it": "it-IT", "pt": "pt-BR"}
+    with_snips = os.path.exists(SNIPS_PYTHON)
+    snips_rows = []
     for language in languages:
-        sentences = [r["text"] for r in ha if r.get("locale", "").split("-")[0] == language]
-        hassil_intents = Intents.from_dict(home_assistant_intents.get_intents(language))
-        generic = {"name": ["kitchen light", "living room lamp", "front door", "garage door", "thermostat", "TV"],
-                   "area": ["kitchen", "living room", "bedroom", "garage"], "floor": ["first floor", "upstairs", "ground floor"]}
-        lists = {}
-        for s in sentences:  # find the lists the templates need (warm-up, untimed)
-            while True:
-                try:
-                    recognize(s, hassil_intents, slot_lists=lists)
-                    break
-                except MissingListError as e:
-                    list_name = str(e).split("{")[-1].rstrip("}")
-                    lists[list_name] = TextSlotList.from_strings(generic.get(list_name, [f"{list_name} one", f"{list_name} two"]))
-        start = time.perf_counter()
-        for s in sentences:
-            recognize(s, hassil_intents, slot_lists=lists)
-        hassil_rate = len(sentences) / (time.perf_counter() - start)
-        longest = max(len(s) for s in sentences)
+        folder, ha_language = LOCALES[language]
+        # Home Assistant sentences of the language ("pt-BR" only, not "pt-PT", for a regional code).
+        sentences = [r["text"] for r in ha if r.get("locale", "") == ha_language
+                     or ("-" not in ha_language and r.get("locale", "").split("-")[0] == language)]
+        rate = hassil_rate(language, sentences)
+        # Parlance: team corpus texts no longer than hassil's longest sentence (all if no hassil).
+        longest = max((len(s) for s in sentences), default=None) if rate else None
         ours_texts = []
-        folder = os.path.join(ROOT, "Corpora/intents", folders[language])
-        for name in sorted(os.listdir(folder)):
+        for name in sorted(os.listdir(os.path.join(ROOT, "Corpora/intents", folder))):
             if name == "ood.jsonl":
                 continue
-            for line in open(os.path.join(folder, name), encoding="utf-8"):
+            for line in open(os.path.join(ROOT, "Corpora/intents", folder, name), encoding="utf-8"):
                 text = json.loads(line)["text"]
-                if len(text) <= longest:
+                if longest is None or len(text) <= longest:
                     ours_texts.append(text)
         path = os.path.join(work, f"texts-{language}.txt")
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(ours_texts) + "\n")
-        ours = run_json([os.path.join(bin_dir, "SideBySide"), "parse", "--locale", folders[language], "--texts", path])
-        print(f"| {language} | {len(sentences)} | {statistics.mean(len(s) for s in sentences):.0f} | {hassil_rate:.0f} | {len(ours_texts)} | "
-              f"{ours['mean_chars']:.0f} | {ours['per_second']:.0f} | {ours['per_second'] / hassil_rate:.1f} |")
+        ours = run_json([os.path.join(bin_dir, "SideBySide"), "parse", "--locale", folder, "--texts", path])
+        if rate:
+            hassil_cells = f"{len(sentences)} | {statistics.mean(len(s) for s in sentences):.0f} | {rate:.0f}"
+            ratio = f"{ours['per_second'] / rate:.1f}"
+        else:
+            hassil_cells, ratio = "– | – | –", "–"
+        print(f"| {language} | {hassil_cells} | {len(ours_texts)} | {ours['mean_chars']:.0f} | {ours['per_second']:.0f} | {ratio} |")
+        if with_snips:
+            snips_rows.append((language, snips(language, path), ours))
+    print()
+
+    # Snips NLU on exactly the texts Parlance was timed on above (texts-<lang>.txt).
+    versions = sorted({theirs["snips_nlu"] for _, theirs, _ in snips_rows if theirs})
+    print(f"## Intent parsing: Snips NLU{''.join(' ' + v for v in versions)} on the same texts, one core\n")
+    if not with_snips:
+        print(f"Skipped: {os.path.relpath(SNIPS_PYTHON, ROOT)} not found (side-by-side.sh makes it).\n")
+        return
+    print("Snips is trained on every team-corpus line of the language (the timed texts included), with")
+    print("its downloadable language resources off (no stems, word clusters, gazetteers or stop words)")
+    print("and a short filler-word noise list. Snips: CPU time of engine.parse after a warm-up; Parlance:")
+    print("wall-clock figure of the table above.")
+    print("Lookup hits: timed texts the lookup parser answers alone (exact match on training data).\n")
+    print("| language | sentences | Snips sent/s | Snips CPU ms/sentence | lookup hits | Snips training (s) | Parlance sent/s | Parlance ÷ Snips |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for language, theirs, ours in snips_rows:
+        if theirs is None:
+            print(f"| {language} | – | – | – | – | – | {ours['per_second']:.0f} | – |")
+            continue
+        print(f"| {language} | {theirs['sentences']} | {theirs['per_second']:.0f} | {theirs['cpu_ms_per_sentence']:.2f} | "
+              f"{theirs['lookup_hits']} | {theirs['train_seconds']:.0f} | {ours['per_second']:.0f} | "
+              f"{ours['per_second'] / theirs['per_second']:.1f} |")
     print()
 
 
@@ -167,7 +226,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=500)
-    parser.add_argument("--languages", default="en,es,fr")
+    parser.add_argument("--languages", default="en,es,fr,de,it,pt")
     args = parser.parse_args()
     import rapidfuzz, hassil  # noqa: F401
     from importlib.metadata import version

@@ -14,7 +14,7 @@ struct ParlanceCommand: ParsableCommand {
         version: parlanceVersion,
         subcommands: [
             Parse.self, Batch.self, Resolve.self, Eval.self, Examples.self, Respond.self, ImportIntents.self, Tokens.self, Train.self,
-            Generate.self, NewLanguage.self, Parity.self, Serve.self
+            Generate.self, NewLanguage.self, Parity.self, Serve.self, Compile.self
         ]
     )
 }

@@ -61,7 +61,9 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             guard !pending.isEmpty else { return }
             let lines = pending
             let first = state.lines + 1
-            let results = UnsafeMutableBufferPointer<Processor.Record?>.allocate(capacity: lines.count)
+            // Each worker parses its lines and encodes their records too (one encoder per
+            // worker): only the writing, in order, is left to this thread.
+            let results = UnsafeMutableBufferPointer<Result<(bytes: Data, failed: Bool), Error>?>.allocate(capacity: lines.count)
             results.initialize(repeating: nil)
             defer {
                 // The records must be released before the memory is: deallocate alone would leak them.
@@ -72,17 +74,19 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             let base = results.baseAddress!
             let box = UnsafeSendable(base)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let encoder = workers == 1 ? encoder : ParlanceJSON.encoder()
                 var i = worker
                 while i < lines.count {
-                    box.pointer[i] = processor.process(lines[i], number: first + i)
+                    let record = processor.process(lines[i], number: first + i)
+                    box.pointer[i] = Result { (try encoder.encode(record), processor.failed(record)) }
                     i += workers
                 }
             }
             var out = Data()
             for i in 0..<lines.count {
-                let record = results[i]!
-                if processor.failed(record) { failures += 1 }
-                out.append(try encoder.encode(record))
+                let (bytes, failed) = try results[i]!.get()
+                if failed { failures += 1 }
+                out.append(bytes)
                 out.append(0x0A)
             }
             do { try output.write(contentsOf: out) } catch { throw BatchOutputError(reason: FileErrorText.describe(error)) }

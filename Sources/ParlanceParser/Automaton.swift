@@ -50,21 +50,39 @@ struct Automaton: Sendable {
     }
 
     /// The steps of every state, one flat array: state `s` has `steps[starts[s]..<starts[s + 1]]`.
+    /// Built by `close`, then fixed (`shrink`); read from an image, the arrays stay in the
+    /// image's mapped bytes (no copy).
     struct StepTable: Sendable {
-        private(set) var steps: [Step] = []
-        private(set) var starts: [Int32] = [0]
+        private var building: [Step] = []
+        private var startsBuilding: [Int32] = [0]
+        private var stored = PlainStorage<Step>([])
+        private var storedStarts = PlainStorage<Int32>([0])
+
+        var steps: UnsafeBufferPointer<Step> { stored.buffer }
+        var starts: UnsafeBufferPointer<Int32> { storedStarts.buffer }
+
+        init() {}
+
+        init(steps: PlainStorage<Step>, starts: PlainStorage<Int32>) {
+            stored = steps
+            storedStarts = starts
+        }
 
         /// Appends the next state's steps.
         mutating func close(_ list: [Step]) {
-            steps.append(contentsOf: list)
-            starts.append(Int32(steps.count))
+            building.append(contentsOf: list)
+            startsBuilding.append(Int32(building.count))
         }
 
-        subscript(state: Int) -> ArraySlice<Step> { steps[Int(starts[state])..<Int(starts[state + 1])] }
+        subscript(state: Int) -> Slice<UnsafeBufferPointer<Step>> { steps[Int(starts[state])..<Int(starts[state + 1])] }
+
+        /// No steps.
+        static var none: Slice<UnsafeBufferPointer<Step>> { UnsafeBufferPointer<Step>(start: nil, count: 0)[...] }
 
         /// The steps of `state` that read `key`, in the order the closure met them (the
         /// state's steps are sorted by key, stably).
-        func steps(of state: Int, reading key: Int32) -> ArraySlice<Step> {
+        func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> {
+            let steps = self.steps
             var low = Int(starts[state])
             var high = Int(starts[state + 1])
             let end = high
@@ -77,10 +95,38 @@ struct Automaton: Sendable {
             return steps[low..<last]
         }
 
-        /// Drops the spare capacity growth left.
+        /// The table as two raw buffers, for a matcher's hot loop (no reference counting;
+        /// valid while the table lives).
+        var view: StepView { StepView(steps: steps, starts: starts) }
+
+        /// Fixes the table: the steps built move to storage of their own size.
         mutating func shrink() {
-            steps = steps.withUnsafeBufferPointer { Array($0) }
-            starts = starts.withUnsafeBufferPointer { Array($0) }
+            stored = PlainStorage(building)
+            storedStarts = PlainStorage(startsBuilding)
+            building = []
+            startsBuilding = []
+        }
+    }
+
+    /// A step table's raw buffers (`StepTable.view`).
+    struct StepView {
+        let steps: UnsafeBufferPointer<Step>
+        let starts: UnsafeBufferPointer<Int32>
+
+        subscript(state: Int) -> Slice<UnsafeBufferPointer<Step>> { steps[Int(starts[state])..<Int(starts[state + 1])] }
+
+        /// The steps of `state` that read `key` (`StepTable.steps(of:reading:)`).
+        func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> {
+            var low = Int(starts[state])
+            var high = Int(starts[state + 1])
+            let end = high
+            while low < high {
+                let middle = (low + high) / 2
+                if steps[middle].key < key { low = middle + 1 } else { high = middle }
+            }
+            var last = low
+            while last < end, steps[last].key == key { last += 1 }
+            return steps[low..<last]
         }
     }
 
@@ -97,6 +143,9 @@ struct Automaton: Sendable {
     private var count = 0
     /// Word and filler keys by id, and their ids (the grammar's vocabulary).
     private(set) var words: [String] = []
+    /// Each word's length in characters, by id (set by `close`): the matcher's one-slip test
+    /// reads it instead of counting a string's characters per state.
+    private(set) var wordLengths: [Int32] = []
     private var wordIDs: [String: Int32] = [:]
     /// The distinct slots, by id.
     private(set) var slots: [Slot] = []
@@ -145,7 +194,8 @@ struct Automaton: Sendable {
         var ends: [Step] = []
         var order: [UInt64] = []
         // Words of 4+ letters, by id (counting a string's characters is not free).
-        let long = self.words.map { $0.count >= 4 }
+        wordLengths = self.words.map { Int32($0.count) }
+        let long = wordLengths.map { $0 >= 4 }
         flat.withUnsafeBufferPointer { flat in
             for state in 0..<count {
                 defer {
@@ -239,6 +289,95 @@ struct Automaton: Sendable {
     }
 
     var stateCount: Int { count }
+}
+
+extension Automaton.Step: ImagePlain {}
+
+extension Automaton.StepTable: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.writeAligned(steps)
+        image.writeAligned(starts)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        let steps = try image.readAligned(Automaton.Step.self)
+        let starts = try image.readAligned(Int32.self)
+        guard let first = starts.buffer.first, first == 0, starts.buffer.last.map({ Int($0) == steps.buffer.count }) ?? false else {
+            throw ImageError("a step table's offsets do not hold")
+        }
+        self.init(steps: steps, starts: starts)
+    }
+}
+
+extension Automaton.Slot: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(parameter)
+        switch kind {
+        case .free(let maxLength, let list, let vocabulary, let perToken, let names):
+            image.write(UInt8(0))
+            image.write(maxLength)
+            image.write(list)
+            image.write(vocabulary)
+            image.write(perToken)
+            image.write(names)
+        case .entity(let types):
+            image.write(UInt8(1))
+            image.write(types)
+        case .enumeration: image.write(UInt8(2))
+        case .goal: image.write(UInt8(3))
+        case .app: image.write(UInt8(4))
+        }
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        parameter = try image.read(String.self)
+        switch try image.read(UInt8.self) {
+        case 0:
+            kind = .free(
+                maxLength: try image.read(Int.self), list: try image.read(Bool.self), vocabulary: try image.read(String?.self),
+                perToken: try image.read(Double?.self), names: try image.read(Bool.self))
+        case 1: kind = .entity(try image.read(Set<String>.self))
+        case 2: kind = .enumeration
+        case 3: kind = .goal
+        case 4: kind = .app
+        default: throw ImageError("unknown slot kind")
+        }
+    }
+}
+
+extension Automaton: ImageCodable {
+    /// A closed automaton: its words, slots and step tables (the edges are gone once closed).
+    package func write(to image: inout ImageWriter) {
+        image.write(count)
+        image.write(words)
+        image.writePlain(wordLengths)
+        image.write(slots)
+        for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        self.init()
+        count = try image.read(Int.self)
+        words = try image.read([String].self)
+        wordLengths = try image.readPlain()
+        slots = try image.read([Slot].self)
+        wordSteps = try image.read(StepTable.self)
+        fillerSteps = try image.read(StepTable.self)
+        slipSteps = try image.read(StepTable.self)
+        slotSteps = try image.read(StepTable.self)
+        endSteps = try image.read(StepTable.self)
+        guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
+        var ids: [String: Int32] = [:]
+        ids.reserveCapacity(words.count)
+        for (id, word) in words.enumerated() { ids[word] = Int32(id) }
+        wordIDs = ids
+        // The tables' shapes must fit the automaton. The steps themselves are not walked here:
+        // the image's checksum, checked over every byte, is what stands for them (an image is
+        // written by this same build, and one that differs by a bit is built again).
+        guard [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps].allSatisfy({ $0.starts.count == count + 1 }) else {
+            throw ImageError("a step table's states do not fit the automaton")
+        }
+    }
 }
 
 /// Compiles template patterns into an automaton, inlining rules.

@@ -58,6 +58,18 @@ final class CustomGrammar: Sendable {
         slotParameter.firstIndex(of: ".").map { String(slotParameter[slotParameter.index(after: $0)...]) } ?? slotParameter
     }
 
+    /// A custom grammar as an image holds it (`CustomGrammar.load`).
+    init(
+        entries: [Entry], templates: [SentenceFile.Template], main: LanguageGrammar.Compiled, verbified: LanguageGrammar.Compiled,
+        enumerations: [String: PhraseLexicon]
+    ) {
+        self.entries = entries
+        self.templates = templates
+        self.main = main
+        self.verbified = verbified
+        self.enumerations = enumerations
+    }
+
     /// - Parameter mentionExtent: the units a mention of an app covers with the words that go
     ///   with it (the parser's own, so phrases and utterances lose the same words).
     init(context: ParserContext, grammar: LanguageGrammar, mentionExtent: (IntentParser.Mention, [MatchUnit]) -> Range<Int>) throws {
@@ -278,5 +290,88 @@ final class CustomGrammar: Sendable {
             result.append((Array(items.dropFirst(verbWords)), true))
         }
         return result
+    }
+}
+
+extension CustomGrammar {
+    /// The context's custom intents compiled for `grammar`, read from their compiled image
+    /// when the cache has one for these intents and this grammar's sources, else built and
+    /// written. A context without custom intents builds at once (there is nothing to compile).
+    static func load(
+        context: ParserContext, grammar: LanguageGrammar, catalogue: IntentCatalogue,
+        mentionExtent: (IntentParser.Mention, [MatchUnit]) -> Range<Int>
+    ) throws -> CustomGrammar {
+        let apps = context.apps.filter { !$0.customIntents.isEmpty }
+        guard !apps.isEmpty else { return try CustomGrammar(context: context, grammar: grammar, mentionExtent: mentionExtent) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var fingerprint = catalogue.fingerprint
+        for app in apps {
+            fingerprint += "|\(app.name)|\(app.allNames.joined(separator: ","))|"
+            fingerprint += (try? encoder.encode(app.customIntents)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        }
+        // Each context's custom intents have their own image (a variant): a server's contexts
+        // never replace one another's.
+        let loaded = try ImageCache.load(
+            "custom", language: grammar.language, variant: ImageCache.variant(of: fingerprint),
+            sources: LanguageGrammar.sources(language: grammar.language, directory: nil), extra: fingerprint
+        ) {
+            CustomImage(grammar: try CustomGrammar(context: context, grammar: grammar, mentionExtent: mentionExtent))
+        }.value
+        if let built = loaded.grammar { return built }
+        guard let fields = loaded.fields else { throw GrammarError.missing(grammar.language) }
+        // The entries, found again in the context by app and intent name.
+        var entries: [Entry] = []
+        for (n, (appName, intentName)) in fields.entries.enumerated() {
+            guard let app = apps.first(where: { $0.name == appName }),
+                let intent = app.customIntents.first(where: { $0.name == intentName })
+            else {
+                // Not this context's intents after all (a hash collision): build.
+                return try CustomGrammar(context: context, grammar: grammar, mentionExtent: mentionExtent)
+            }
+            entries.append(Entry(app: app, intent: intent, key: .custom(n)))
+        }
+        return CustomGrammar(
+            entries: entries, templates: fields.templates, main: fields.main, verbified: fields.verbified, enumerations: fields.enumerations
+        )
+    }
+}
+
+/// A custom grammar on its way to or from an image; its entries by app and intent name.
+struct CustomImage: ImageCodable {
+    struct Fields {
+        var entries: [(String, String)]
+        var templates: [SentenceFile.Template]
+        var main: LanguageGrammar.Compiled
+        var verbified: LanguageGrammar.Compiled
+        var enumerations: [String: PhraseLexicon]
+    }
+
+    var grammar: CustomGrammar?
+    var fields: Fields?
+
+    init(grammar: CustomGrammar) { self.grammar = grammar }
+
+    func write(to image: inout ImageWriter) {
+        guard let grammar else { return }
+        image.write(grammar.entries.map(\.app.name))
+        image.write(grammar.entries.map(\.intent.name))
+        image.write(grammar.templates)
+        image.write(grammar.main)
+        image.write(grammar.verbified)
+        image.write(grammar.enumerations)
+    }
+
+    init(from image: inout ImageReader) throws(ImageError) {
+        let apps = try image.read([String].self)
+        let intents = try image.read([String].self)
+        guard apps.count == intents.count else { throw ImageError("custom entries do not pair") }
+        let templates = try image.read([SentenceFile.Template].self)
+        let main = try image.read(LanguageGrammar.Compiled.self)
+        let verbified = try image.read(LanguageGrammar.Compiled.self)
+
+        fields = Fields(
+            entries: Array(zip(apps, intents)), templates: templates, main: main, verbified: verbified,
+            enumerations: try image.read([String: PhraseLexicon].self))
     }
 }

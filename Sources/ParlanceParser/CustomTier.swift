@@ -49,7 +49,7 @@ extension IntentParser {
         let reference = ReferenceTime(year: 2026, month: 1, day: 5, hour: 10)
         func features(_ text: String) throws -> (features: [String], keys: [String]) {
             let analysis = try analyzer.analyze(text, locale: locale, referenceTime: reference)
-            let units = IntentParser.units(analysis.tokens)
+            let units = IntentParser.units(analysis.tokens, titles: grammar.titleWords)
             var notes: [String] = []
             var lookalikes: [String] = []
             let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies)

@@ -20,7 +20,7 @@ public struct FallbackModel: Sendable, Codable {
     public let training: TrainingReport
     /// The weights, compact (one row of (class, weight) pairs per feature, in flat arrays), so
     /// that a model of tens of thousands of features loads without an allocation per feature.
-    let rows: [String: Int32]
+    let rows: FeatureTable
     let offsets: [Int32]
     let pairClasses: [UInt16]
     let pairWeights: [Float]
@@ -59,13 +59,13 @@ public struct FallbackModel: Sendable, Codable {
     public init(
         language: String, classes: [String], threshold: Double, bias: [Double], weights: [String: [[Double]]], training: TrainingReport
     ) {
-        var rows: [String: Int32] = [:]
-        rows.reserveCapacity(weights.count)
+        var names: [String] = []
+        names.reserveCapacity(weights.count)
         var offsets: [Int32] = [0]
         var pairClasses: [UInt16] = []
         var pairWeights: [Float] = []
         for (feature, pairs) in weights.sorted(by: { $0.key < $1.key }) {
-            rows[feature] = Int32(rows.count)
+            names.append(feature)
             for pair in pairs {
                 pairClasses.append(UInt16(pair[0]))
                 pairWeights.append(Float(pair[1]))
@@ -73,12 +73,12 @@ public struct FallbackModel: Sendable, Codable {
             offsets.append(Int32(pairClasses.count))
         }
         self.init(
-            language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
-            pairWeights: pairWeights, training: training)
+            language: language, classes: classes, threshold: threshold, bias: bias, rows: FeatureTable(names), offsets: offsets,
+            pairClasses: pairClasses, pairWeights: pairWeights, training: training)
     }
 
     init(
-        language: String, classes: [String], threshold: Double, bias: [Double], rows: [String: Int32], offsets: [Int32],
+        language: String, classes: [String], threshold: Double, bias: [Double], rows: FeatureTable, offsets: [Int32],
         pairClasses: [UInt16],
         pairWeights: [Float], training: TrainingReport
     ) {
@@ -105,12 +105,12 @@ public struct FallbackModel: Sendable, Codable {
     /// inspecting a model).
     public var weights: [String: [[Double]]] {
         var result: [String: [[Double]]] = [:]
-        for (feature, row) in rows { result[feature] = pairs(row).map { [Double($0.0), Double($0.1)] } }
+        for (row, feature) in rows.names.enumerated() { result[feature] = pairs(Int32(row)).map { [Double($0.0), Double($0.1)] } }
         return result
     }
 
-    /// The features the model has weights for.
-    public var features: Dictionary<String, Int32>.Keys { rows.keys }
+    /// The features the model has weights for, in the order of their rows.
+    public var features: [String] { rows.names }
     /// How many features the model has weights for.
     public var featureCount: Int { rows.count }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParlanceContext
 import ParlanceICU
+import ParlanceText
 
 /// The trained tier of one language: the intent classifier and the parameter tagger, with
 /// how they were trained and tuned. Stored as one compact binary file,
@@ -48,11 +49,11 @@ public struct FrameModel: Sendable {
         w.f64(classifier.threshold)
         w.f64(temperature)
         w.floats(classifier.bias.map { Float($0) })
-        let features = classifier.rows.sorted { $0.key < $1.key }
+        let features = classifier.rows.names.enumerated().sorted { $0.element < $1.element }
         w.u32(UInt32(features.count))
-        for (name, row) in features {
+        for (row, name) in features {
             w.string(name)
-            let pairs = classifier.pairs(row)
+            let pairs = classifier.pairs(Int32(row))
             w.u16(UInt16(pairs.count))
             for (c, weight) in pairs {
                 w.u16(UInt16(c))
@@ -110,13 +111,13 @@ public struct FrameModel: Sendable {
         let bias = try r.floats().map { Double($0) }
         guard bias.count == classes.count else { throw r.error("\(bias.count) biases for \(classes.count) classes") }
         let featureCount = try r.u32()
-        var rows: [String: Int32] = [:]
-        rows.reserveCapacity(Int(featureCount))
+        var names: [String] = []
+        names.reserveCapacity(Int(featureCount))
         var offsets: [Int32] = [0]
         var pairClasses: [UInt16] = []
         var pairWeights: [Float] = []
-        for row in 0..<featureCount {
-            rows[try r.string()] = Int32(row)
+        for _ in 0..<featureCount {
+            names.append(try r.string())
             let n = try r.u16()
             for _ in 0..<n {
                 let c = try r.u16()
@@ -127,8 +128,9 @@ public struct FrameModel: Sendable {
             offsets.append(Int32(pairClasses.count))
         }
         classifier = FallbackModel(
-            language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
-            pairWeights: pairWeights, training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
+            language: language, classes: classes, threshold: threshold, bias: bias, rows: FeatureTable(names), offsets: offsets,
+            pairClasses: pairClasses, pairWeights: pairWeights,
+            training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
         if try r.u8() == 1 {
             var scan = r
             try Self.readTagger(&scan, build: false)
@@ -195,6 +197,9 @@ final class TaggerSource: Sendable {
         slot = Locked(nil)
     }
 
+    /// The tagger's part of the model file, unread (nil for a tagger built in memory).
+    var bytes: [UInt8]? { reader.map { Array($0.data[$0.offset...]) } }
+
     var tagger: FrameTagger? {
         slot.withLock { slot in
             if let known = slot { return known }
@@ -239,6 +244,11 @@ struct BinaryReader: Sendable {
 
     init(data: Data, file: String) {
         self.data = [UInt8](data)
+        self.file = file
+    }
+
+    init(bytes: [UInt8], file: String) {
+        self.data = bytes
         self.file = file
     }
 
@@ -303,5 +313,62 @@ struct BinaryReader: Sendable {
         let n = Int(try u32())
         guard n * 4 <= data.count - offset else { throw error("a list of \(n) numbers past the end") }
         return try (0..<n).map { _ in try f32() }
+    }
+}
+
+extension UInt16: ImagePlain {}
+extension Float: ImagePlain {}
+
+extension FrameModel: ImageCodable {
+    /// A model read from a model file, as an image: its classifier's tables as blocks, and its
+    /// tagger's part of the file as it was (read on first use, as from the file).
+    package func write(to image: inout ImageWriter) {
+        let c = classifier
+        image.write(c.language)
+        image.write(c.classes)
+        image.write(c.threshold)
+        image.write(c.bias)
+        image.write(c.rows)
+        image.writePlain(c.offsets)
+        image.writePlain(c.pairClasses)
+        image.writePlain(c.pairWeights)
+        image.write(temperature)
+        image.write(report)
+        image.write(taggerSource.bytes != nil)
+        if let bytes = taggerSource.bytes { image.writePlain(bytes) }
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        let language = try image.read(String.self)
+        let classes = try image.read([String].self)
+        let threshold = try image.read(Double.self)
+        let bias = try image.read([Double].self)
+        let rows = try image.read(FeatureTable.self)
+        let offsets: [Int32] = try image.readPlain()
+        let pairClasses: [UInt16] = try image.readPlain()
+        let pairWeights: [Float] = try image.readPlain()
+        guard bias.count == classes.count, offsets.count == rows.count + 1, offsets.first == 0,
+            offsets.last.map({ Int($0) == pairClasses.count }) ?? false, pairClasses.count == pairWeights.count,
+            zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }), pairClasses.allSatisfy({ Int($0) < classes.count })
+        else { throw ImageError("a model's tables do not hold") }
+        classifier = FallbackModel(
+            language: language, classes: classes, threshold: threshold, bias: bias, rows: rows, offsets: offsets, pairClasses: pairClasses,
+            pairWeights: pairWeights, training: .init(examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0))
+        temperature = try image.read(Double.self)
+        report = try image.read(String.self)
+        if try image.read(Bool.self) {
+            taggerSource = TaggerSource(reader: BinaryReader(bytes: try image.readPlain(), file: "Models/\(language).plm"))
+        } else {
+            taggerSource = TaggerSource(nil)
+        }
+    }
+
+    /// The trained tier of `language` (`Grammar/Models/<language>.plm`, or `PARLANCE_MODEL_DIR`'s),
+    /// read from its compiled image when one matches the file; nil when there is no model file.
+    static func load(language: String) throws -> FrameModel? {
+        guard let url = url(for: language), let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
+        return try ImageCache.load("model", language: language, sources: [url]) {
+            try FrameModel(decoding: data, file: "Models/\(language).plm")
+        }.value
     }
 }

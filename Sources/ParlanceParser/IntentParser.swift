@@ -28,7 +28,8 @@ public final class IntentParser: UtteranceParser {
     /// built together (`ResolvingParser`), so that every update reaches both. Update user
     /// vocabulary through it; the next parse sees the change.
     public let vocabulary: VocabularyStore
-    private let appKeys: [(app: AppDefinition, keys: [String])]
+    /// Each app with its names' compact keys and their lengths in characters.
+    private let appKeys: [(app: AppDefinition, keys: [String], lengths: [Int])]
     private let unavailableApps: UnavailableAppFinder
     /// With a context of no apps: each well-known service as an app of its domains' intents,
     /// so that "Venmo Paul ten dollars" reads as a payment (with app null).
@@ -82,7 +83,8 @@ public final class IntentParser: UtteranceParser {
         self.unavailableApps = UnavailableAppFinder(context: context)
         self.serviceApps = context.listsApps ? [:] : ServiceDirectory.standard.apps(catalogue: .standard)
         self.appKeys = context.apps.map { app in
-            (app, app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) })
+            let keys = app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) }
+            return (app, keys, keys.map(\.count))
         }
     }
 
@@ -109,7 +111,7 @@ public final class IntentParser: UtteranceParser {
                 explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
         }
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
-        let units = IntentParser.units(analysis.tokens)
+        let units = IntentParser.units(analysis.tokens, titles: language.grammar.titleWords)
         guard !units.isEmpty, units.count <= IntentParser.maximumWords else {
             let reason =
                 units.isEmpty
@@ -303,12 +305,13 @@ public final class IntentParser: UtteranceParser {
         return nil
     }
 
-    static func units(_ tokens: [Token]) -> [MatchUnit] {
+    /// The match units of tokens; `titles` are the words after which a "." is an
+    /// abbreviation's, not a sentence's end (`LanguageGrammar.titleWords`).
+    static func units(_ tokens: [Token], titles: Set<String>) -> [MatchUnit] {
         var units: [MatchUnit] = []
         var comma = false
         var sentence = false
         // "Dr. Braun", "James Carter Jr." : the period of a title is no sentence's end.
-        let titles = (try? NameKnowledge.shared.get())?.titleWords ?? []
         for token in tokens {
             if token.kind == .punctuation && token.key != ":" {
                 if token.key == "," || token.key == "、" || token.key == "，" { comma = true }
@@ -375,6 +378,9 @@ public final class IntentParser: UtteranceParser {
             }
         }
         var mentions: [Mention] = []
+        // Each unit's key compacted once: a run of units is compacted as its units are (the
+        // compaction only drops spaces, hyphens, apostrophes and periods).
+        let compactKeys = keys.map { IntentParser.compact($0) }
         var i = 0
         while i < units.count {
             var found: Mention?
@@ -382,20 +388,20 @@ public final class IntentParser: UtteranceParser {
             search: for pass in 0..<2 {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
-                    let joined = IntentParser.compact(units[range].map(\.key).joined())
+                    let joined = length == 1 ? compactKeys[i] : compactKeys[range].joined()
                     let joinedCount = pass == 0 ? 0 : joined.count
-                    for (app, names) in appKeys {
+                    for (app, names, lengths) in appKeys {
                         let matched =
                             pass == 0
                             ? names.contains(joined)
-                            : names.contains {
-                                let n = $0.count
-                                return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, $0)
+                            : names.indices.contains {
+                                let n = lengths[$0]
+                                return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, names[$0])
                             }
                                 || (length == 1
-                                    && names.contains {
-                                        let n = $0.count
-                                        return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix($0)
+                                    && names.indices.contains {
+                                        let n = lengths[$0]
+                                        return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix(names[$0])
                                     })
                         guard matched else { continue }
                         // A slip that is really a word next to the exact name ("a Soup Chef") is that name.
@@ -526,7 +532,7 @@ public final class IntentParser: UtteranceParser {
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
-            let template = (custom?.templates ?? grammar.templates)[index]
+            let template = (custom?.templates ?? grammar.heads)[index]
             // A template with no word of its own (a verbified one) stands only with an app name,
             // and a match whose unknown words outweigh its known ones is no match.
             guard path.literals > 0 || mention != nil, path.score + bonus > 0 else { return nil }
@@ -755,22 +761,23 @@ public final class IntentParser: UtteranceParser {
     final class LanguageBase: Sendable {
         let grammar: LanguageGrammar
         let shortcuts: ShortcutMatcher
+        /// The context's custom intents compiled for the language: they depend on the context
+        /// and the grammar, never on the vocabulary store (the mention rule takes no names).
+        let custom: CustomGrammar
         private let modelSlot = Locked<FrameModel??>(nil)
         private let gazetteerSlot = Locked<[String: PhraseSet]?>(nil)
 
-        init(grammar: LanguageGrammar, shortcuts: ShortcutMatcher) {
+        init(grammar: LanguageGrammar, shortcuts: ShortcutMatcher, custom: CustomGrammar) {
             self.grammar = grammar
             self.shortcuts = shortcuts
+            self.custom = custom
         }
 
         /// The trained tier (`Grammar/Models/<language>.plm`), nil when none is built.
         func model() throws -> FrameModel? {
             try modelSlot.withLock { slot in
                 if let loaded = slot { return loaded }
-                var model: FrameModel?
-                if let url = FrameModel.url(for: grammar.language), let data = try? Data(contentsOf: url) {
-                    model = try FrameModel(decoding: data, file: "Models/\(grammar.language).plm")
-                }
+                let model = try FrameModel.load(language: grammar.language)
                 slot = .some(model)
                 return model
             }
@@ -816,24 +823,20 @@ public final class IntentParser: UtteranceParser {
         /// nicknames), without the language's generic words for the type (`lexicon.json`
         /// "vocabulary") that `vocabularies` also holds.
         let userItems: [String: PhraseSet]
-        let custom: CustomGrammar
         private let tierSlot = Locked<CustomTier?>(nil)
 
         /// The gazetteer kind of the language's well-known places.
         static let knownPlaces = "knownPlace"
 
-        init(
-            base: LanguageBase, items: VocabularyStore.Snapshot, vocabularies: [String: PhraseSet], userItems: [String: PhraseSet],
-            custom: CustomGrammar
-        ) {
+        init(base: LanguageBase, items: VocabularyStore.Snapshot, vocabularies: [String: PhraseSet], userItems: [String: PhraseSet]) {
             self.base = base
             self.items = items
             self.vocabularies = vocabularies
             self.userItems = userItems
-            self.custom = custom
         }
 
         var grammar: LanguageGrammar { base.grammar }
+        var custom: CustomGrammar { base.custom }
         var shortcuts: ShortcutMatcher { base.shortcuts }
         /// The store version these were made from.
         var version: UInt64 { items.version }
@@ -865,10 +868,7 @@ public final class IntentParser: UtteranceParser {
         let items = vocabulary.snapshot()
         let userItems = makeUserItems(grammar, items)
         let vocabularies = makeVocabularies(grammar, userItems: userItems, items)
-        let custom = try CustomGrammar(context: context, grammar: grammar) { mention, units in
-            self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: vocabularies)
-        }
-        let made = LanguageCache(base: base, items: items, vocabularies: vocabularies, userItems: userItems, custom: custom)
+        let made = LanguageCache(base: base, items: items, vocabularies: vocabularies, userItems: userItems)
         return languages.withLock { cache in
             // Another parse may have made a newer one meanwhile: the newest stays.
             if let existing = cache[language], existing.version >= made.version { return existing }
@@ -881,8 +881,14 @@ public final class IntentParser: UtteranceParser {
     private func base(for language: String) throws -> LanguageBase {
         if let known = bases.withLock({ $0[language] }) { return known }
         let tokenizer = try analyzer.pack(for: ParlanceLocale(language)).tokenizer
-        let grammar = try LanguageGrammar(language: language, catalogue: catalogue, tokenizer: tokenizer)
-        let made = LanguageBase(grammar: grammar, shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar))
+        let grammar = try LanguageGrammar.load(language: language, catalogue: catalogue, tokenizer: tokenizer).grammar
+        // The mention rule has no slot but the app's name: the words around a mention do not
+        // depend on any vocabulary.
+        let custom = try CustomGrammar.load(context: context, grammar: grammar, catalogue: catalogue) { mention, units in
+            self.mentionExtent(mention, units: units, grammar: grammar, vocabularies: [:])
+        }
+        let made = LanguageBase(
+            grammar: grammar, shortcuts: try ShortcutMatcher(shortcuts: context.shortcuts, grammar: grammar), custom: custom)
         return bases.withLock { cache in
             if let existing = cache[language] { return existing }
             cache[language] = made
@@ -927,11 +933,7 @@ public final class IntentParser: UtteranceParser {
             var set = userItems[type] ?? PhraseSet()
             // Contacts are also said by the user's word for them ("my mom": `names.json`) and by
             // their nicknames.
-            let relations =
-                type == "contactName" ? ((try? NameKnowledge.shared.get())?.relationPhrases(language: grammar.language) ?? []) : []
-            for phrase in (grammar.vocabulary[type] ?? []) + relations {
-                set.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
-            }
+            for keys in grammar.vocabularyKeys[type] ?? [] { set.insert(keys) }
             sets[type] = set
         }
         // Names written with a final "." ("Bobo Jr."), whose surface keeps it.
@@ -943,9 +945,7 @@ public final class IntentParser: UtteranceParser {
         }
         sets["."] = dotted
         var titles = PhraseSet()
-        for phrase in (try? NameKnowledge.shared.get())?.titlePhrases(language: grammar.language) ?? [] {
-            titles.insert(LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)))
-        }
+        for keys in grammar.titlePhraseKeys { titles.insert(keys) }
         sets[SlotOracle.titlePhrases] = titles
         return sets
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ParlanceContext
+import ParlanceICU
 import ParlanceText
 
 /// One language's intent grammar: its `.sentences` files compiled into automata, and its
@@ -32,6 +33,13 @@ final class LanguageGrammar: Sendable {
             self.accepting = accepting
         }
 
+        /// An automaton closed already (read from an image).
+        init(closed automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
+            self.automaton = automaton
+            self.start = start
+            self.accepting = accepting
+        }
+
         /// A rule compiled alone (the mention rule, a category's verbs): one accepting state, no intent.
         init(automaton: Automaton, start: Int, end: Int) {
             self.automaton = automaton
@@ -42,13 +50,24 @@ final class LanguageGrammar: Sendable {
     }
 
     let language: String
-    let templates: [SentenceFile.Template]
+    /// The templates without their patterns (`pattern` is an empty sequence when read from an
+    /// image): what a match needs of them (intent, fixed values, source). Same indices as
+    /// `templates`.
+    let heads: [SentenceFile.Template]
+    /// The templates with their patterns, and the rules: read from the image on first use (the
+    /// training generators and custom intents need them; parsing does not).
+    private let patterns: PatternSource
+    var templates: [SentenceFile.Template] { patterns.parts.templates }
+    var rules: [String: TemplatePattern] { patterns.parts.rules }
     let main: Compiled
     let verbified: Compiled
     let mention: Compiled
     /// `<mention_verb>`: the app addressed as the one to do it ("ask Soup Chef for"), after
     /// which the request has no verb of its own (optional rule).
     let mentionVerb: Compiled?
+    /// `<prefix>` and `<suffix>` on their own (what may come before and after a shortcut's phrase).
+    let prefixRule: Compiled
+    let suffixRule: Compiled
     let enumerations: [String: PhraseLexicon]
     /// Words that imply an enum value anywhere in a request of an intent with that parameter
     /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").
@@ -96,9 +115,15 @@ final class LanguageGrammar: Sendable {
     let capitalizedNouns: Bool
     /// The language's common vocabulary by type (e.g. workout activities), used with the context's.
     let vocabulary: [String: [String]]
+    /// What the parser adds to the context's vocabularies, as unit keys, worked out once: the
+    /// common vocabulary by type, and (for contactName) the user's words for people ("my mom":
+    /// `names.json` relations after its possessives); the language's titles with their article
+    /// ("la doctora"); and the one-word titles and particles of every language ("dr", "jr"), after
+    /// which a "." is no sentence's end.
+    let vocabularyKeys: [String: [[String]]]
+    let titlePhraseKeys: [[String]]
+    let titleWords: Set<String>
     let tokenizer: Tokenizer
-    /// The rules of every sentence file, for grammars built on this one (custom intents).
-    let rules: [String: TemplatePattern]
 
     /// The grammar folder: the bundled one, or `PARLANCE_GRAMMAR_DIR` when set (for grammar
     /// authors: edit the `.sentences` files and try them without rebuilding).
@@ -158,9 +183,9 @@ final class LanguageGrammar: Sendable {
         for required in ["prefix", "suffix", "mention", "and"] where rules[required] == nil {
             throw GrammarError.file("\(language)/common.sentences", "the rule <\(required)> is required")
         }
-        self.templates = templates
+        self.heads = templates
+        self.patterns = PatternSource(templates: templates, rules: rules)
 
-        self.rules = rules
         // Each template word tokenized once: a grammar says "the" or "message" thousands of times.
         var tokenized: [String: [String]] = [:]
         func keys(_ word: String) -> [String] {
@@ -199,6 +224,19 @@ final class LanguageGrammar: Sendable {
         self.templateWords = Set(tokenized.values.joined())
         self.mention = try compileMention("mention")
         self.mentionVerb = rules["mention_verb"] == nil ? nil : try compileMention("mention_verb")
+        // As `compileRule(_:)` makes them, on the grammar's builder.
+        func compileRule(_ rule: String) throws -> Compiled {
+            builder.automaton = Automaton()
+            builder.slot = { _ in nil }
+            builder.fillers = false
+            let start = builder.automaton.newState()
+            let end = builder.automaton.newState()
+            builder.source = "\(language)/*.sentences <\(rule)>"
+            try builder.add(.rule(rule), from: start, to: end)
+            return Compiled(automaton: builder.automaton, start: start, end: end)
+        }
+        self.prefixRule = try compileRule("prefix")
+        self.suffixRule = try compileRule("suffix")
 
         // Conjunctions: the grammar's <and> rule plus the one ICU's list patterns use.
         var conjunctions = Set<String>()
@@ -341,6 +379,48 @@ final class LanguageGrammar: Sendable {
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
         self.enumerations = enumerations
+        let names = try? NameKnowledge.shared.get()
+        func unitKeys(_ phrase: String) -> [String] { LanguageGrammar.unitKeys(tokenizer.tokenize(phrase)) }
+        var vocabularyKeys = lexicon.vocabulary.mapValues { $0.map(unitKeys) }
+        vocabularyKeys["contactName", default: []] += (names?.relationPhrases(language: language) ?? []).map(unitKeys)
+        self.vocabularyKeys = vocabularyKeys
+        self.titlePhraseKeys = (names?.titlePhrases(language: language) ?? []).map(unitKeys)
+        self.titleWords = names?.titleWords ?? []
+    }
+
+    /// The grammar an image holds (`GrammarImage`), with the language's tokenizer.
+    init(fields: ImageFields, tokenizer: Tokenizer) {
+        self.language = fields.language
+        self.tokenizer = tokenizer
+        self.heads = fields.heads
+        self.patterns = fields.patterns
+        self.main = fields.main
+        self.verbified = fields.verbified
+        self.mention = fields.mention
+        self.mentionVerb = fields.mentionVerb
+        self.prefixRule = fields.prefixRule
+        self.suffixRule = fields.suffixRule
+        self.enumerations = fields.enumerations
+        self.cues = fields.cues
+        self.triggers = fields.triggers
+        self.counts = fields.counts
+        self.headWords = fields.headWords
+        self.leadingHeadWords = fields.leadingHeadWords
+        self.nameLinks = fields.nameLinks
+        self.fillers = fields.fillers
+        self.wakeWords = fields.wakeWords
+        self.possessives = fields.possessives
+        self.elsewhere = fields.elsewhere
+        self.outside = fields.outside
+        self.negations = fields.negations
+        self.conjunctions = fields.conjunctions
+        self.notNames = fields.notNames
+        self.templateWords = fields.templateWords
+        self.capitalizedNouns = fields.capitalizedNouns
+        self.vocabulary = fields.vocabulary
+        self.vocabularyKeys = fields.vocabularyKeys
+        self.titlePhraseKeys = fields.titlePhraseKeys
+        self.titleWords = fields.titleWords
     }
 
     /// A fresh builder over this grammar's rules and tokenizer.
@@ -553,5 +633,50 @@ struct OutsideWords: Sendable {
         if let length = phrases.longestMatch(keys, at: start) { return length }
         let key = keys[start]
         return endings.contains { key.count > $0.count && key.hasSuffix($0) } ? 1 : nil
+    }
+}
+
+/// A grammar's templates with their patterns and its rules: at hand (built), or in an image
+/// block read on first use.
+final class PatternSource: Sendable {
+    struct Parts: Sendable {
+        var templates: [SentenceFile.Template]
+        var rules: [String: TemplatePattern]
+    }
+
+    private let block: ImageBlock?
+    private let heads: [SentenceFile.Template]
+    private let slot: Locked<Parts?>
+
+    init(templates: [SentenceFile.Template], rules: [String: TemplatePattern]) {
+        block = nil
+        heads = []
+        slot = Locked(Parts(templates: templates, rules: rules))
+    }
+
+    /// The patterns of `heads` and the rules, in `block` (`LanguageGrammar.writePatterns`).
+    init(block: ImageBlock, heads: [SentenceFile.Template]) {
+        self.block = block
+        self.heads = heads
+        slot = Locked(nil)
+    }
+
+    var parts: Parts {
+        slot.withLock { slot in
+            if let parts = slot { return parts }
+            // The block was checked with the whole image (its checksum): reading it cannot
+            // fail but for a bug, which would leave the grammar without patterns.
+            let read = try? block?.read { (image: inout ImageReader) throws(ImageError) -> Parts in
+                let patterns = try image.read([TemplatePattern].self)
+                let rules = try image.read([String: TemplatePattern].self)
+                guard patterns.count == heads.count else { throw ImageError("patterns and templates differ") }
+                var templates = heads
+                for n in templates.indices { templates[n].pattern = patterns[n] }
+                return Parts(templates: templates, rules: rules)
+            }
+            let parts = read ?? Parts(templates: heads, rules: [:])
+            slot = parts
+            return parts
+        }
     }
 }

@@ -180,20 +180,37 @@ struct PhraseLexicon: Sendable {
     /// Phrases that name more than one value ("chicken" for two chicken soups), with all of them.
     private(set) var shared: [[String]: [String]] = [:]
     private(set) var longest = 0
+    /// What near matching scans, in the order the phrases were inserted (so that the first
+    /// near phrase found is always the same one): the one-word phrases of five letters or
+    /// more, and the phrases of several words by their first character, each word with its
+    /// length in characters.
+    private var longWords: [(word: String, length: Int, value: String)] = []
+    /// The first word of every phrase.
+    private var firstWords: Set<String> = []
+    private var severalWords: [Character: [(phrase: [String], lengths: [Int], value: String)]] = [:]
+
+    /// Every insertion, in order: an image of the lexicon replays them (`ImageCodable`), so
+    /// that a lexicon read from an image is the one built, down to its scanning order.
+    private var inserted: [(keys: [String], value: String)] = []
 
     mutating func insert(_ keys: [String], value: String) {
         guard !keys.isEmpty else { return }
+        inserted.append((keys, value))
         if let existing = entries[keys] {
             if existing != value, !(shared[keys] ?? []).contains(value) { shared[keys, default: [existing]].append(value) }
         } else {
             entries[keys] = value
+            firstWords.insert(keys[0])
+            let lengths = keys.map(\.count)
+            if keys.count == 1, lengths[0] >= 5 { longWords.append((keys[0], lengths[0], value)) }
+            if keys.count > 1, let first = keys[0].first { severalWords[first, default: []].append((keys, lengths, value)) }
         }
         longest = max(longest, keys.count)
     }
 
     /// Whether one of the phrases starts at `start`, said exactly.
     func startsExactly(_ keys: [String], at start: Int) -> Bool {
-        guard longest > 0 else { return false }
+        guard longest > 0, start < keys.count, firstWords.contains(keys[start]) else { return false }
         return (1...longest).contains { n in start + n <= keys.count && entries[Array(keys[start..<(start + n)])] != nil }
     }
 
@@ -217,22 +234,21 @@ struct PhraseLexicon: Sendable {
         for length in 1...max(1, longest) where start + length <= keys.count {
             if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
         }
-        if result.isEmpty, start < keys.count, keys[start].count >= 5 {
-            for (phrase, value) in entries where phrase.count == 1 && phrase[0].count >= 5 && EditDistance.withinOne(keys[start], phrase[0])
-            {
+        let length = result.isEmpty && start < keys.count ? keys[start].count : 0
+        if length >= 5 {
+            for (word, known, value) in longWords where abs(known - length) <= 1 && EditDistance.withinOne(keys[start], word) {
                 result.append((start + 1, value, false))
                 break
             }
         }
         // A phrase of several words with one of them a little different ("tomato soups",
         // "sopas de tomate" for "Tomato Soup", "sopa de tomate"): the plural, or a slip.
-        if result.isEmpty, start < keys.count {
-            for (phrase, value) in entries
-            where phrase.count > 1 && start + phrase.count <= keys.count && phrase[0].first == keys[start].first {
+        if result.isEmpty, start < keys.count, let first = keys[start].first, let candidates = severalWords[first] {
+            for (phrase, lengths, value) in candidates where start + phrase.count <= keys.count {
                 var slips = 0
-                for (said, known) in zip(keys[start..<(start + phrase.count)], phrase) where said != known {
+                for (n, (said, known)) in zip(keys[start..<(start + phrase.count)], phrase).enumerated() where said != known {
                     slips += 1
-                    if slips > 1 || known.count < 4 || !EditDistance.withinOne(said, known) {
+                    if slips > 1 || lengths[n] < 4 || !EditDistance.withinOne(said, known) {
                         slips = 2
                         break
                     }
@@ -289,12 +305,27 @@ struct AutomatonMatcher {
     let ids: [Int32?]
     /// Whether paths may skip words (`MatchScores.skippedWord`).
     let bend: Bool
+    /// Each unit's length in characters.
+    let lengths: [Int]
+
+    /// The automaton's step tables as raw buffers (the automaton, held above, keeps them).
+    private let wordSteps: Automaton.StepView
+    private let fillerSteps: Automaton.StepView
+    private let slipSteps: Automaton.StepView
+    private let slotSteps: Automaton.StepView
+    private let endSteps: Automaton.StepView
 
     init(automaton: Automaton, oracle: SlotOracle, bend: Bool = false) {
         self.automaton = automaton
+        self.wordSteps = automaton.wordSteps.view
+        self.fillerSteps = automaton.fillerSteps.view
+        self.slipSteps = automaton.slipSteps.view
+        self.slotSteps = automaton.slotSteps.view
+        self.endSteps = automaton.endSteps.view
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         self.ids = keys.map { automaton.id(of: $0) }
+        self.lengths = keys.map(\.count)
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
@@ -322,8 +353,11 @@ struct AutomatonMatcher {
             guard let template else { return path }
             return MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
         }
+        // One-slip tests of the current position's unit against grammar words, by word id.
+        var slips: [Int32: Bool] = [:]
         for offset in 0...length {
             let position = from + offset
+            slips.removeAll(keepingCapacity: true)
             // States in a fixed order, so that ties between equal scores always fall the same
             // way (dictionary order differs from one dictionary instance to the next).
             for state in agenda[offset].keys.sorted() {
@@ -331,7 +365,7 @@ struct AutomatonMatcher {
                 if let meter, !meter.spend() { return result }
                 let path = agenda[offset][state]!
                 guard offset < length else {
-                    for end in automaton.endSteps[state] where !(path.capture == nil && path.skips > (path.parent?.skips ?? 0)) {
+                    for end in endSteps[state] where !(path.capture == nil && path.skips > (path.parent?.skips ?? 0)) {
                         if let existing = result[end.state], existing.score >= path.score { continue }
                         result[end.state] = marked(path, end.templateIndex)
                     }
@@ -341,9 +375,9 @@ struct AutomatonMatcher {
                 // After a skipped word, only a template word (or another skip) may follow: words
                 // are inserted between template words, never put in place of one.
                 let afterSkip = path.capture == nil && path.skips > (path.parent?.skips ?? 0)
-                let words = ids[position].map { automaton.wordSteps.steps(of: state, reading: $0) } ?? []
+                let words = ids[position].map { wordSteps.steps(of: state, reading: $0) } ?? Automaton.StepTable.none
                 if let id = ids[position] {
-                    for step in automaton.fillerSteps.steps(of: state, reading: id) {
+                    for step in fillerSteps.steps(of: state, reading: id) {
                         advance(
                             &agenda, offset + 1, step.state,
                             MatchPath(
@@ -358,7 +392,7 @@ struct AutomatonMatcher {
                 }
                 // Templates bend: a word none of them has here is skipped, at a cost. Only
                 // where a template word is expected next, so free slots keep their words.
-                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !automaton.wordSteps[state].isEmpty,
+                if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !wordSteps[state].isEmpty,
                     words.isEmpty
                 {
                     advance(
@@ -367,12 +401,22 @@ struct AutomatonMatcher {
                     )
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
-                if unit.count >= 4, ids[position] == nil {
-                    for step in automaton.slipSteps[state] {
-                        let key = automaton.words[Int(step.key)]
-                        guard EditDistance.withinOne(unit, key) && (key.count >= 5 || EditDistance.isTransposition(unit, key)) else {
-                            continue
+                if lengths[position] >= 4, ids[position] == nil {
+                    for step in slipSteps[state] {
+                        // Whether the unit is the word with one slip: worked out once per word and
+                        // position, whichever states ask (lengths two apart never are).
+                        let near: Bool
+                        if let known = slips[step.key] {
+                            near = known
+                        } else {
+                            let length = Int(automaton.wordLengths[Int(step.key)])
+                            let key = automaton.words[Int(step.key)]
+                            near =
+                                abs(length - lengths[position]) <= 1 && EditDistance.withinOne(unit, key)
+                                && (length >= 5 || EditDistance.isTransposition(unit, key))
+                            slips[step.key] = near
                         }
+                        guard near else { continue }
                         advance(
                             &agenda, offset + 1, step.state,
                             MatchPath(
@@ -380,7 +424,7 @@ struct AutomatonMatcher {
                                 parent: marked(path, step.templateIndex)))
                     }
                 }
-                for step in automaton.slotSteps[state] where !afterSkip {
+                for step in slotSteps[state] where !afterSkip {
                     let key = SlotAt(slot: step.key, position: position)
                     let matches = slotCache[key] ?? slotMatches(automaton.slots[Int(step.key)], at: position, limit: to)
                     slotCache[key] = matches
@@ -607,4 +651,30 @@ enum EditDistance {
         return x.count > y.count ? x[(i + 1)...].elementsEqual(y[i...]) : x[i...].elementsEqual(y[(i + 1)...])
     }
 
+}
+
+extension PhraseLexicon: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(inserted.count)
+        for (keys, value) in inserted {
+            image.write(keys)
+            image.write(value)
+        }
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        self.init()
+        for _ in 0..<(try image.count(least: 16)) { insert(try image.read([String].self), value: try image.read(String.self)) }
+    }
+}
+
+extension PhraseSet: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(phrases.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        self.init()
+        for phrase in try image.read([[String]].self) { insert(phrase) }
+    }
 }

@@ -92,6 +92,8 @@ struct UnavailableAppFinder: Sendable {
         var name: String
         var key: String
         var cue: Bool
+        /// The key's length in characters.
+        var length = 0
     }
     let entries: [Entry]
     let longest: Int
@@ -110,7 +112,11 @@ struct UnavailableAppFinder: Sendable {
             let keys = service.spellings.map { (Self.key($0.name), $0.cue) }
             for (key, cue) in keys { entries.append(Entry(name: service.name, key: key, cue: cue)) }
         }
-        let kept = entries.filter { !$0.key.isEmpty }
+        let kept = entries.filter { !$0.key.isEmpty }.map { entry in
+            var entry = entry
+            entry.length = entry.key.count
+            return entry
+        }
         self.entries = kept
         self.longest = 3
         self.exact = Dictionary(kept.indices.map { (kept[$0].key, $0) }, uniquingKeysWith: min)
@@ -140,6 +146,10 @@ struct UnavailableAppFinder: Sendable {
         startsName: (Int) -> Bool = { _ in false }
     ) -> UnavailableMention? {
         guard !entries.isEmpty else { return nil }
+        // Each unit's text as a key once (lower case, compacted): a run's key is its units'
+        // keys end to end.
+        let unitKeys = units.map { UnavailableAppFinder.key($0.token.text) }
+        let unitScalars = units.map { $0.token.text.unicodeScalars.count }
         var i = 0
         while i < units.count {
             if taken.contains(where: { $0.contains(i) }) {
@@ -150,9 +160,8 @@ struct UnavailableAppFinder: Sendable {
                 let range = i..<(i + length)
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
                 // Case-folded but with its accents: "über" is a German word, not Uber.
-                let text = units[range].map(\.token.text).joined()
-                guard text.unicodeScalars.count <= 4 * longestKey + 3 else { continue }
-                let joined = UnavailableAppFinder.key(text)
+                guard unitScalars[range].reduce(0, +) <= 4 * longestKey + 3 else { continue }
+                let joined = length == 1 ? unitKeys[i] : unitKeys[range].joined()
                 var found = exact[joined].map { entries[$0] }
                 // The name made a verb where a verb stands ("whatsappe Rob", "bizumea a Rob",
                 // "tu peux paypaler"): the name and an ending of one to three letters, near the start,
@@ -160,9 +169,9 @@ struct UnavailableAppFinder: Sendable {
                 if found == nil, length == 1, i <= Self.verbPosition {
                     let count = joined.count
                     found = entries.first { e in
-                        let extra = count - e.key.count
+                        let extra = count - e.length
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.
-                        return !e.cue && extra >= 1 && extra <= 3 && e.key.count >= 4 && joined.hasPrefix(e.key)
+                        return !e.cue && extra >= 1 && extra <= 3 && e.length >= 4 && joined.hasPrefix(e.key)
                             && joined.allSatisfy(\.isLetter)
                     }
                 }

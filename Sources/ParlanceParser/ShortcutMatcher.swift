@@ -23,8 +23,8 @@ struct ShortcutMatcher: Sendable {
             let key = LanguageGrammar.unitKeys(grammar.tokenizer.tokenize(phrase)).joined(separator: " ")
             return key.isEmpty ? nil : Entry(shortcut: s, key: Array(key.unicodeScalars))
         }
-        prefix = try grammar.compileRule("prefix")
-        suffix = try grammar.compileRule("suffix")
+        prefix = grammar.prefixRule
+        suffix = grammar.suffixRule
     }
 
     /// Edits a phrase of this many letters may differ by.

@@ -273,7 +273,7 @@ extension IntentParser {
     ) throws -> TrainingItem {
         let grammar = try grammar(for: locale.language)
         let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
-        let units = IntentParser.units(analysis.tokens)
+        let units = IntentParser.units(analysis.tokens, titles: grammar.titleWords)
         var notes: [String] = []
         var lookalikes: [String] = []
         let vocabularies = try vocabularies(for: locale.language)

@@ -130,3 +130,45 @@ struct MeasureLexicon: Sendable {
         for half in data.halfSuffixes { halves.insert(tokenizer.phraseKeys(half), true) }
     }
 }
+
+extension CurrencyLexicon: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        index.write(to: &image)
+        image.write(defaults)
+        image.write(amountConnectors)
+        image.write(minorUnits)
+        image.write(minorConnectors)
+        image.write(bareMinorConnectors)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        index = try PhraseIndex(from: &image)
+        defaults = try image.read()
+        amountConnectors = try image.read()
+        minorUnits = try image.read()
+        minorConnectors = try image.read()
+        bareMinorConnectors = try image.read()
+    }
+}
+
+extension MeasureLexicon: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        units.write(to: &image)
+        phrases.write(to: &image) { value, image in
+            image.write(value.amount.description)
+            image.write(value.unit)
+        }
+        halves.write(to: &image)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        units = try PhraseIndex(from: &image)
+        phrases = try PhraseIndex(from: &image) { (image: inout ImageReader) throws(ImageError) in
+            guard let amount = Decimal(string: try image.read(String.self), locale: Locale(identifier: "en_US_POSIX")) else {
+                throw ImageError("an amount that is no number")
+            }
+            return (amount, try image.read(Measure.Unit.self))
+        }
+        halves = try PhraseIndex(from: &image)
+    }
+}

@@ -268,3 +268,70 @@ struct DateLexicon: Sendable {
         }
     }
 }
+
+extension DateLexicon: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        phrases.write(to: &image)
+        months.write(to: &image) { value, image in
+            image.write(value.month)
+            image.write(value.standalone)
+        }
+        image.write(dayParts.mapValues { [$0.start, $0.end] })
+        image.write(connectors)
+        image.write(ordinalSuffixes)
+        image.write(ambiguousMonths)
+        image.write(String(numericOrder))
+        times.connectors.write(to: &image)
+        times.namedHours.write(to: &image)
+        times.meridiem.write(to: &image)
+        image.write(times.hourSuffixes)
+        times.halfPast.write(to: &image)
+        image.write(recurrence != nil)
+        if let words = recurrence {
+            words.every.write(to: &image)
+            words.units.write(to: &image)
+            words.adverbs.write(to: &image)
+            words.dayParts.write(to: &image)
+            words.weekdays.write(to: &image)
+            words.weekdayAdverbs.write(to: &image)
+            words.conjunctions.write(to: &image)
+        }
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        phrases = try PhraseIndex(from: &image)
+        months = try PhraseIndex(from: &image) { (image: inout ImageReader) throws(ImageError) in
+            (try image.read(Int.self), try image.read(Bool.self))
+        }
+        var parts: [String: (start: Int, end: Int)] = [:]
+        for (name, hours) in try image.read([String: [Int]].self) {
+            guard hours.count == 2 else { throw ImageError("a day part without two hours") }
+            parts[name] = (hours[0], hours[1])
+        }
+        dayParts = parts
+        connectors = try image.read()
+        ordinalSuffixes = try image.read()
+        ambiguousMonths = try image.read()
+        numericOrder = Array(try image.read(String.self))
+        var times = TimeWords()
+        times.connectors = try PhraseIndex(from: &image)
+        times.namedHours = try PhraseIndex(from: &image)
+        times.meridiem = try PhraseIndex(from: &image)
+        times.hourSuffixes = try image.read()
+        times.halfPast = try PhraseIndex(from: &image)
+        self.times = times
+        if try image.read(Bool.self) {
+            var words = RecurrenceWords()
+            words.every = try PhraseIndex(from: &image)
+            words.units = try PhraseIndex(from: &image)
+            words.adverbs = try PhraseIndex(from: &image)
+            words.dayParts = try PhraseIndex(from: &image)
+            words.weekdays = try PhraseIndex(from: &image)
+            words.weekdayAdverbs = try PhraseIndex(from: &image)
+            words.conjunctions = try PhraseIndex(from: &image)
+            recurrence = words
+        } else {
+            recurrence = nil
+        }
+    }
+}

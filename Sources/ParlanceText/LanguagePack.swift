@@ -23,10 +23,11 @@ public final class LanguagePack: Sendable {
         self.language = language
         let tokenizer = try Tokenizer(language: language)
         self.tokenizer = tokenizer
-        self.numbers = try NumberLexicon(language: language, tokenizer: tokenizer)
-        self.currencies = try CurrencyLexicon(language: language, tokenizer: tokenizer)
-        self.measures = try MeasureLexicon(language: language, tokenizer: tokenizer)
-        self.dates = try DateLexicon(language: language, tokenizer: tokenizer)
+        self.numbers = try NumberLexicon.load(language: language, tokenizer: tokenizer)
+        let lexicons = try TextLexicons.load(language: language, tokenizer: tokenizer)
+        self.currencies = lexicons.currencies
+        self.measures = lexicons.measures
+        self.dates = lexicons.dates
         self.decimal = try NumberFormat(locale: language, style: .decimal)
     }
 

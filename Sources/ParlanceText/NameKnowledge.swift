@@ -75,14 +75,49 @@ public final class NameKnowledge: Sendable {
     /// The longest phrase (in words) of the equivalence table.
     private let longestPhrase: Int
 
-    /// The merged knowledge of every language of `LanguageResources.availableLanguages`.
+    /// The merged knowledge of every language of `LanguageResources.availableLanguages`, read
+    /// from its compiled image (`ImageCache`) when one matches the languages' files.
     public static let shared: Result<NameKnowledge, LanguageDataError> = {
-        do throws(LanguageDataError) {
-            return .success(try NameKnowledge(languages: LanguageResources.availableLanguages))
-        } catch {
+        let languages = LanguageResources.availableLanguages
+        let sources = languages.flatMap { language in
+            ["names.json", "soundalike.json"].compactMap {
+                LanguageResources.directory?.appendingPathComponent(language).appendingPathComponent($0)
+            }
+        }
+        do {
+            return .success(
+                try ImageCache.load("names", language: "all", sources: sources, extra: languages.joined(separator: ",")) {
+                    () throws(LanguageDataError) in
+                    try NameKnowledge(languages: languages)
+                }.value)
+        } catch let error as LanguageDataError {
             return .failure(error)
+        } catch {
+            return .failure(LanguageDataError(file: "names.json", message: "\(error)"))
         }
     }()
+
+    /// The knowledge an image holds (`write(to:)`'s fields, in its order).
+    package init(from image: inout ImageReader) throws(ImageError) {
+        let count = try image.count(least: 16)
+        var equivalents: [[String]: [Equivalent]] = [:]
+        equivalents.reserveCapacity(count)
+        for _ in 0..<count { equivalents[try image.read([String].self)] = try image.read([Equivalent].self) }
+        self.equivalents = equivalents
+        let relations = try image.count(least: 16)
+        var relationOf: [[String]: Set<String>] = [:]
+        for _ in 0..<relations { relationOf[try image.read([String].self)] = try image.read(Set<String>.self) }
+        self.relationOf = relationOf
+        self.wordsOfRelation = try image.read()
+        self.spellings = try image.read()
+        self.possessiveWords = try image.read()
+        self.relationPhrasesByLanguage = try image.read()
+        self.titlePhrasesByLanguage = try image.read()
+        self.titleWords = try image.read()
+        self.givenNames = try image.read()
+        self.diminutiveEndings = try image.read()
+        self.longestPhrase = try image.read()
+    }
 
     /// Reads `names.json` of each language and merges them. Throws `LanguageDataError` naming
     /// a file that is missing or malformed, or a relation that is not one of `relationships`.
@@ -314,4 +349,64 @@ struct NamesData: Decodable, Sendable {
     var possessives: [String]?
     /// Productive diminutive endings: "inho", "ito", "chen".
     var diminutives: [String]?
+}
+
+extension NameKnowledge: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(equivalents.count)
+        for key in equivalents.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            image.write(key)
+            image.write(equivalents[key]!)
+        }
+        image.write(relationOf.count)
+        for key in relationOf.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            image.write(key)
+            image.write(relationOf[key]!)
+        }
+        image.write(wordsOfRelation)
+        image.write(spellings)
+        image.write(possessiveWords)
+        image.write(relationPhrasesByLanguage)
+        image.write(titlePhrasesByLanguage)
+        image.write(titleWords)
+        image.write(givenNames)
+        image.write(diminutiveEndings)
+        image.write(longestPhrase)
+    }
+}
+
+extension NameKnowledge.Equivalent: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(words)
+        image.write(kind.rawValue)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        let words = try image.read([String].self)
+        guard let kind = NameKnowledge.Kind(rawValue: try image.read(String.self)) else {
+            throw ImageError("unknown kind of name equivalent")
+        }
+        self.init(words: words, kind: kind)
+    }
+}
+
+extension Spelling: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(from)
+        image.write(to)
+        image.write(UInt8(before == nil ? 0 : before == .vowel ? 1 : 2))
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        let from = try image.read(String.self)
+        let to = try image.read(String.self)
+        let before: Class?
+        switch try image.read(UInt8.self) {
+        case 0: before = nil
+        case 1: before = .vowel
+        case 2: before = .consonant
+        default: throw ImageError("unknown letter class")
+        }
+        self.init(from: from, to: to, before: before)
+    }
 }

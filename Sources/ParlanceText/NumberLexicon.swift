@@ -340,3 +340,40 @@ struct Composition {
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
+
+extension NumberLexicon: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(language)
+        image.write(table)
+        image.write(longestPhrase)
+        image.write(joiner)
+        image.write(vocabulary)
+        image.write(weakWords)
+        image.write(connectors)
+        image.write(multipliers)
+        image.write(groupsWithSpace)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        language = try image.read()
+        table = try image.read()
+        longestPhrase = try image.read()
+        joiner = try image.read()
+        vocabulary = try image.read()
+        weakWords = try image.read()
+        connectors = try image.read()
+        multipliers = try image.read()
+        groupsWithSpace = try image.read()
+    }
+
+    /// The lexicon of `language`, read from its compiled image when one matches
+    /// `numbers.json` and ICU's version (CLDR's spell-outs of every number up to 999 are what
+    /// it is built from), else built and its image written.
+    static func load(language: String, tokenizer: Tokenizer) throws -> NumberLexicon {
+        let folder = LanguageResources.directory?.appendingPathComponent(language)
+        let sources = ["numbers.json", "tokenizer.json"].compactMap { folder?.appendingPathComponent($0) }
+        return try ImageCache.load("numbers", language: language, sources: sources) {
+            try NumberLexicon(language: language, tokenizer: tokenizer)
+        }.value
+    }
+}

@@ -28,6 +28,17 @@ struct PhraseIndex<Value: Sendable>: Sendable {
         if node.value == nil || replace { node.value = value }
     }
 
+    /// Every phrase and its value, depth first, each node's words in sorted order.
+    var entries: [(keys: [String], value: Value)] {
+        var result: [(keys: [String], value: Value)] = []
+        func walk(_ node: Node, _ path: [String]) {
+            if let value = node.value { result.append((path, value)) }
+            for key in node.children.keys.sorted() { walk(node.children[key]!, path + [key]) }
+        }
+        walk(root, [])
+        return result
+    }
+
     func value(for keys: [String]) -> Value? {
         var node = root
         for key in keys {

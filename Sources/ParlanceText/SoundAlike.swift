@@ -12,7 +12,10 @@ public struct SoundAlike: Sendable {
     /// The language code the rules are for ("es").
     public let language: String
     private let equivalents: [String: String]
-    private let transform: Transliterator
+    /// ICU's transform of the rules: made at once when `rules` cannot run them, else only when
+    /// asked (`icuKey`, to check the two agree): making any ICU transform first registers all
+    /// of ICU's, which costs more than the rest of a start.
+    private let transform: LazyTransform
     /// The same rules run here, without ICU's process-wide lock (nil when they use syntax
     /// `TransformRules` does not read: ICU runs them then).
     private let rules: TransformRules?
@@ -39,10 +42,11 @@ public struct SoundAlike: Sendable {
         equivalents = map
         let ruleText = data.rules.joined(separator: "\n")
         rules = TransformRules(ruleText)
-        do {
-            transform = try Transliterator(id: "Parlance-SoundAlike-\(language)", rules: ruleText)
-        } catch {
-            throw LanguageDataError(file: "\(language)/soundalike.json", message: "rules: \(error)")
+        transform = LazyTransform(id: "Parlance-SoundAlike-\(language)", rules: ruleText)
+        if rules == nil {
+            do { _ = try transform.made() } catch {
+                throw LanguageDataError(file: "\(language)/soundalike.json", message: "rules: \(error)")
+            }
         }
     }
 
@@ -50,13 +54,13 @@ public struct SoundAlike: Sendable {
     public func key(ofWord word: String) -> String {
         let word = prepared(word)
         if let rules { return rules.apply(word) }
-        return (try? transform.transliterate(word)) ?? word
+        return (try? transform.made().transliterate(word)) ?? word
     }
 
     /// `key(ofWord:)` as ICU computes it, for checking `TransformRules` against ICU.
     func icuKey(ofWord word: String) -> String {
         let word = prepared(word)
-        return (try? transform.transliterate(word)) ?? word
+        return (try? transform.made().transliterate(word)) ?? word
     }
 
     /// The word the rules read: its group's first spelling, or the word cut to a name's length.
@@ -119,4 +123,25 @@ struct SoundAlikeData: Decodable, Sendable {
     /// ICU transform rules (https://unicode-org.github.io/icu/userguide/transforms/general/rules.html),
     /// one or more per entry, joined with newlines; `::Null;` separates passes.
     var rules: [String]
+}
+
+/// An ICU transform made on first use, then kept.
+final class LazyTransform: Sendable {
+    private let id: String
+    private let rules: String
+    private let slot = Locked<Transliterator?>(nil)
+
+    init(id: String, rules: String) {
+        self.id = id
+        self.rules = rules
+    }
+
+    func made() throws -> Transliterator {
+        try slot.withLock { slot in
+            if let made = slot { return made }
+            let made = try Transliterator(id: id, rules: rules)
+            slot = made
+            return made
+        }
+    }
 }

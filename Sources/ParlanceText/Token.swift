@@ -53,21 +53,60 @@ public struct Token: Sendable, Hashable, Codable {
     /// ("íñigo" → "inigo"). Equal keys are what matching compares.
     public let key: String
     /// The key in Latin letters, for matching across scripts ("Ёлка" → "elka",
-    /// "北京" → "bei jing"); equal to `key` for text already in Latin script.
-    public let latin: String
+    /// "北京" → "bei jing"); equal to `key` for text already in Latin script. Worked out when
+    /// asked (ICU's transforms are dear, and only a few readers want it), unless given.
+    public var latin: String { givenLatin ?? TextNormalizer.latinIfNeeded(key) }
+    private let givenLatin: String?
     /// What the token is: a word, a number, punctuation or a symbol.
     public let kind: TokenKind
     /// Unicode scalar offsets in the utterance, end exclusive.
     public let span: Span
 
-    /// Creates a token; `latin` defaults to `key`, right for text already in Latin script.
+    /// Creates a token; `latin`, when not given, is the key's transliteration, worked out
+    /// when asked (the key itself for text already in Latin script).
     public init(text: String, normalized: String, key: String, latin: String? = nil, kind: TokenKind, span: Span) {
         self.text = text
         self.normalized = normalized
         self.key = key
-        self.latin = latin ?? key
+        self.givenLatin = latin
         self.kind = kind
         self.span = span
+    }
+
+    private enum CodingKeys: String, CodingKey { case text, normalized, key, latin, kind, span }
+
+    /// Decodes the fields `encode(to:)` writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            text: try container.decode(String.self, forKey: .text), normalized: try container.decode(String.self, forKey: .normalized),
+            key: try container.decode(String.self, forKey: .key), latin: try container.decode(String.self, forKey: .latin),
+            kind: try container.decode(TokenKind.self, forKey: .kind), span: try container.decode(Span.self, forKey: .span))
+    }
+
+    /// Encodes text, normalized, key, latin (worked out now), kind and span.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(normalized, forKey: .normalized)
+        try container.encode(key, forKey: .key)
+        try container.encode(latin, forKey: .latin)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(span, forKey: .span)
+    }
+
+    /// Tokens are equal when their text, forms, kind and span are (`latin` follows from `key`).
+    public static func == (a: Token, b: Token) -> Bool {
+        a.text == b.text && a.normalized == b.normalized && a.key == b.key && a.kind == b.kind && a.span == b.span
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(normalized)
+        hasher.combine(key)
+        hasher.combine(kind)
+        hasher.combine(span)
     }
 
     /// Words and numbers: what phrases are made of.

@@ -58,7 +58,7 @@ public final class Tokenizer: Sendable {
     private func makeToken(_ text: String, span: Span, kind: TokenKind, normalized: String? = nil) -> Token {
         let normalized = normalized ?? TextNormalizer.fold(text)
         let key = TextNormalizer.key(normalized)
-        return Token(text: text, normalized: normalized, key: key, latin: TextNormalizer.latinIfNeeded(key), kind: kind, span: span)
+        return Token(text: text, normalized: normalized, key: key, kind: kind, span: span)
     }
 
     private func splitWord(_ word: String, span: Span, into tokens: inout [Token]) {

@@ -13,7 +13,7 @@ import Testing
     func utterance(_ text: String, _ parser: IntentParser, locale: String = "en-US") throws -> Utterance {
         let l = try ParlanceLocale(locale)
         let analysis = try parser.analyzer.analyze(text, locale: l, referenceTime: Self.time)
-        let units = IntentParser.units(analysis.tokens)
+        let units = IntentParser.units(analysis.tokens, titles: try parser.grammar(for: l.language).titleWords)
         var notes: [String] = []
         var lookalikes: [String] = []
         let mentions = parser.findMentions(units, notes: &notes, lookalikes: &lookalikes)

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The speed figures of issue 15, in one run (about 15 minutes on 2 cores), release build:
+#   - start-up of one `parlance parse` per language, the compiled images made beforehand
+#     (`parlance compile`): valgrind's instruction count (callgrind, on a stripped binary), the
+#     median wall time of 11 runs, and the peak resident memory (GNU time);
+#   - steady parsing without resolution, per language, on the in-domain team-corpus lines:
+#     instructions per utterance, (600 lines - 100 lines) / 500, and utterances per second on
+#     one core (the corpus ten times minus once, so that start-up cancels out);
+#   - `parlance batch --jobs 1` against `--jobs 2` on the English lines repeated: lines per
+#     second, the ratio, peak memory, and the two outputs compared byte for byte.
+# Needs valgrind and GNU time (apt-get install valgrind time). Images go to a folder of their
+# own (Benchmarks/.build/images), made fresh.
+#   bash Benchmarks/speed.sh [locale …]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+locales=("${@:-en-US de-DE es-ES fr-FR it-IT pt-BR}")
+read -r -a locales <<< "${locales[*]}"
+swift build -c release --product parlance >&2
+bin="$(swift build -c release --show-bin-path)"
+strip -o "$bin/parlance-stripped" "$bin/parlance"
+parlance="$bin/parlance-stripped"
+work="Benchmarks/.build/speed"
+mkdir -p "$work"
+export PARLANCE_CACHE_DIR="$PWD/Benchmarks/.build/images"
+rm -rf "$PARLANCE_CACHE_DIR"
+"$parlance" compile > "$work/compile.txt"
+context=Corpora/contexts/monkey.json
+declare -A said=(
+    [en-US]="MonkeyChat Bobo send more bananas" [de-DE]="Schick Bobo auf MonkeyChat mehr Bananen"
+    [es-ES]="Manda un mensaje a Bobo en MonkeyChat" [fr-FR]="Envoyer un message à Bobo sur MonkeyChat"
+    [it-IT]="Manda un messaggio a Bobo su MonkeyChat" [pt-BR]="Manda uma mensagem pro Bobo no MonkeyChat")
+instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ {print $4}'; }
+
+echo "# Parlance speed — $(date -u +%Y-%m-%d), $(uname -m), $(nproc) cores, $(swift --version 2>/dev/null | head -1)"
+echo
+echo "## Start-up: one \`parlance parse\` (demo context, with resolution), images made"
+echo
+echo "| locale | instructions | wall, median of 11 | peak memory | intent |"
+echo "|---|---:|---:|---:|---|"
+for locale in "${locales[@]}"; do
+    text="${said[$locale]}"
+    "$parlance" parse --locale "$locale" "$text" > /dev/null   # the model and lexicon images
+    count=$(instructions "$parlance" parse --locale "$locale" "$text")
+    runs=$(for _ in $(seq 11); do /usr/bin/time -f "%e %M" "$parlance" parse --locale "$locale" "$text" 2>&1 >/dev/null | tail -1; done | sort -n)
+    wall=$(echo "$runs" | sed -n 6p | cut -d' ' -f1)
+    peak=$(echo "$runs" | awk '{print $2}' | sort -n | tail -1)
+    intent=$("$parlance" parse --locale "$locale" "$text" | python3 -c 'import json, sys; print((json.load(sys.stdin).get("intent") or {}).get("name"))')
+    printf '| %s | %s G | %.0f ms | %.0f MB | %s |\n' "$locale" "$(python3 -c "print(round($count / 1e9, 3))")" \
+        "$(python3 -c "print($wall * 1000)")" "$(python3 -c "print($peak / 1024)")" "$intent"
+done
+echo
+echo "Goal: ≤ 50 ms, ≤ 0.25 G instructions, ≤ 60 MB."
+echo
+echo "## Steady parsing without resolution, in-domain team-corpus lines"
+echo
+echo "| locale | lines | instructions per utterance | utterances/s, one core |"
+echo "|---|---:|---:|---:|"
+for locale in "${locales[@]}"; do
+    python3 - "$locale" "$work" <<'PY'
+import glob, json, sys
+locale, work = sys.argv[1], sys.argv[2]
+lines = []
+for path in sorted(glob.glob(f"Corpora/intents/{locale}/*.jsonl")):
+    if path.endswith("ood.jsonl"):
+        continue
+    for line in open(path, encoding="utf-8"):
+        if (json.loads(line).get("expected") or {}).get("intent"):
+            lines.append(line.strip())
+repeated = (lines * 10)[:600]
+for name, chosen in [("100", repeated[:100]), ("600", repeated), ("once", lines), ("ten", lines * 10)]:
+    open(f"{work}/{locale}.{name}.jsonl", "w", encoding="utf-8").write("\n".join(chosen) + "\n")
+PY
+    small=$(instructions "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.100.jsonl")
+    large=$(instructions "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.600.jsonl")
+    n=$(wc -l < "$work/$locale.once.jsonl")
+    once=$( { /usr/bin/time -f "%e" "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.once.jsonl" > /dev/null; } 2>&1 | tail -1)
+    ten=$( { /usr/bin/time -f "%e" "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.ten.jsonl" > /dev/null; } 2>&1 | tail -1)
+    printf '| %s | %s | %s M | %s |\n' "$locale" "$n" "$(python3 -c "print(round(($large - $small) / 500 / 1e6, 2))")" \
+        "$(python3 -c "print(f'{round(9 * $n / max($ten - $once, 0.01)):,}')")"
+done
+echo
+echo "Goal: ≥ 10,000 utterances/s/core; about ≤ 0.5 M instructions per utterance in English, ≤ 0.8 M in German."
+echo
+echo "## \`parlance batch\`, one job against two (English lines, 80 times)"
+echo
+for _ in $(seq 8); do cat "$work/en-US.ten.jsonl"; done > "$work/big.jsonl"
+lines=$(wc -l < "$work/big.jsonl")
+declare -A seconds peak
+for jobs in 1 2; do
+    read -r s m < <( { /usr/bin/time -f "%e %M" "$parlance" batch --no-resolve --jobs $jobs --context $context "$work/big.jsonl" > "$work/out-$jobs.jsonl"; } 2>&1 | tail -1)
+    seconds[$jobs]=$s
+    peak[$jobs]=$m
+done
+cmp -s "$work/out-1.jsonl" "$work/out-2.jsonl" && same="byte for byte the same" || same="DIFFERENT"
+echo "| jobs | lines/s | peak memory |"
+echo "|---:|---:|---:|"
+for jobs in 1 2; do
+    printf '| %s | %s | %.0f MB |\n' $jobs "$(python3 -c "print(f'{round($lines / ${seconds[$jobs]}):,}')")" "$(python3 -c "print(${peak[$jobs]} / 1024)")"
+done
+echo
+echo "$lines lines; --jobs 2 ÷ --jobs 1: $(python3 -c "print(round(${seconds[1]} / ${seconds[2]}, 2))")× (goal ≥ 1.85×); outputs $same."

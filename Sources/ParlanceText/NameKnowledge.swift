@@ -56,7 +56,9 @@ public final class NameKnowledge: Sendable {
     /// At most this many variants of one said name are tried.
     public static let maximumVariants = 32
 
-    private let equivalents: [[String]: [Equivalent]]
+    /// Each phrase's replacements, in a flat table (`EquivalentTable`): read from an image as
+    /// a few blocks, with no dictionary to fill.
+    private let equivalents: EquivalentTable
     private let relationOf: [[String]: Set<String>]
     /// The words for each relationship (the reverse of `relationOf`), sorted.
     private let wordsOfRelation: [String: [[String]]]
@@ -99,11 +101,7 @@ public final class NameKnowledge: Sendable {
 
     /// The knowledge an image holds (`write(to:)`'s fields, in its order).
     package init(from image: inout ImageReader) throws(ImageError) {
-        let count = try image.count(least: 16)
-        var equivalents: [[String]: [Equivalent]] = [:]
-        equivalents.reserveCapacity(count)
-        for _ in 0..<count { equivalents[try image.read([String].self)] = try image.read([Equivalent].self) }
-        self.equivalents = equivalents
+        self.equivalents = try image.read(EquivalentTable.self)
         let relations = try image.count(least: 16)
         var relationOf: [[String]: Set<String>] = [:]
         for _ in 0..<relations { relationOf[try image.read([String].self)] = try image.read(Set<String>.self) }
@@ -203,9 +201,10 @@ public final class NameKnowledge: Sendable {
         }
         // Stable order: the replacements of a phrase sorted, so that variants are the same on
         // every run.
-        self.equivalents = equivalents.mapValues { set in
-            set.sorted { ($0.kind.rawValue, $0.words.joined(separator: " ")) < ($1.kind.rawValue, $1.words.joined(separator: " ")) }
-        }
+        self.equivalents = EquivalentTable(
+            equivalents.mapValues { set in
+                set.sorted { ($0.kind.rawValue, $0.words.joined(separator: " ")) < ($1.kind.rawValue, $1.words.joined(separator: " ")) }
+            })
         self.relationOf = relationOf
         var wordsOfRelation: [String: [[String]]] = [:]
         for (words, relations) in relationOf { for relation in relations { wordsOfRelation[relation, default: []].append(words) } }
@@ -290,7 +289,7 @@ public final class NameKnowledge: Sendable {
             // Once full, no more copies of a (possibly long) name are made.
             for start in 0...(words.count - length) where variants.count < Self.maximumVariants {
                 let phrase = Array(words[start..<(start + length)])
-                for equivalent in equivalents[phrase] ?? [] {
+                for equivalent in equivalents[phrase] {
                     let replaced = Array(words[..<start]) + equivalent.words + Array(words[(start + length)...])
                     let to = equivalent.words.isEmpty ? "(left out)" : equivalent.words.joined(separator: " ")
                     append(replaced, equivalent.kind, "\(phrase.joined(separator: " ")) → \(to)", equivalent.words)
@@ -353,11 +352,7 @@ struct NamesData: Decodable, Sendable {
 
 extension NameKnowledge: ImageCodable {
     package func write(to image: inout ImageWriter) {
-        image.write(equivalents.count)
-        for key in equivalents.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            image.write(key)
-            image.write(equivalents[key]!)
-        }
+        image.write(equivalents)
         image.write(relationOf.count)
         for key in relationOf.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             image.write(key)
@@ -408,5 +403,85 @@ extension Spelling: ImageCodable {
         default: throw ImageError("unknown letter class")
         }
         self.init(from: from, to: to, before: before)
+    }
+}
+
+/// Phrases and their replacements (`NameKnowledge.Equivalent`) as flat arrays: the phrases
+/// (words joined by spaces, which no word holds) in a `FeatureTable`, each phrase's
+/// replacements a range of `kinds` and `wordRanges`, each replacement's words a range of
+/// `words`, ids into a second `FeatureTable` of every word.
+struct EquivalentTable: Sendable {
+    private let phrases: FeatureTable
+    private let starts: [Int32]
+    private let kinds: [UInt8]
+    private let wordStarts: [Int32]
+    private let words: [Int32]
+    private let vocabulary: FeatureTable
+    /// The kinds by their index in `kinds`.
+    private static let allKinds: [NameKnowledge.Kind] = [.shortForm, .acrossLanguages, .particle, .spelling, .respelling]
+
+    init(_ table: [[String]: [NameKnowledge.Equivalent]]) {
+        let keys = table.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        var vocabulary: [String] = []
+        var ids: [String: Int32] = [:]
+        func id(_ word: String) -> Int32 {
+            if let known = ids[word] { return known }
+            ids[word] = Int32(vocabulary.count)
+            vocabulary.append(word)
+            return Int32(vocabulary.count - 1)
+        }
+        var starts: [Int32] = [0]
+        var kinds: [UInt8] = []
+        var wordStarts: [Int32] = [0]
+        var words: [Int32] = []
+        for key in keys {
+            for equivalent in table[key]! {
+                kinds.append(UInt8(Self.allKinds.firstIndex(of: equivalent.kind)!))
+                words += equivalent.words.map(id)
+                wordStarts.append(Int32(words.count))
+            }
+            starts.append(Int32(kinds.count))
+        }
+        phrases = FeatureTable(keys.map { $0.joined(separator: " ") })
+        self.starts = starts
+        self.kinds = kinds
+        self.wordStarts = wordStarts
+        self.words = words
+        self.vocabulary = FeatureTable(vocabulary)
+    }
+
+    /// A phrase's replacements, in their order; none for a phrase the tables do not have.
+    subscript(phrase: [String]) -> [NameKnowledge.Equivalent] {
+        guard let row = phrases[phrase.joined(separator: " ")].map(Int.init) else { return [] }
+        return (Int(starts[row])..<Int(starts[row + 1])).map { n in
+            NameKnowledge.Equivalent(
+                words: words[Int(wordStarts[n])..<Int(wordStarts[n + 1])].map { vocabulary.string(Int($0)) },
+                kind: Self.allKinds[Int(kinds[n])])
+        }
+    }
+}
+
+extension EquivalentTable: ImageCodable {
+    package func write(to image: inout ImageWriter) {
+        image.write(phrases)
+        image.writePlain(starts)
+        image.writePlain(kinds)
+        image.writePlain(wordStarts)
+        image.writePlain(words)
+        image.write(vocabulary)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        phrases = try image.read()
+        starts = try image.readPlain()
+        kinds = try image.readPlain()
+        wordStarts = try image.readPlain()
+        words = try image.readPlain()
+        vocabulary = try image.read()
+        guard starts.count == phrases.count + 1, starts.first == 0, starts.last.map({ Int($0) }) == kinds.count,
+            wordStarts.count == kinds.count + 1, wordStarts.first == 0, wordStarts.last.map({ Int($0) }) == words.count,
+            zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), zip(wordStarts, wordStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
+            kinds.allSatisfy({ Int($0) < Self.allKinds.count }), words.allSatisfy({ $0 >= 0 && Int($0) < vocabulary.count })
+        else { throw ImageError("a name table does not hold") }
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
-import ParlanceText
 
-/// A model's feature names and their rows, as three flat arrays: the names' bytes end to end,
+/// Strings and their rows (a model's feature names, the name tables' phrases), as three flat arrays: the names' bytes end to end,
 /// where each ends, and an open-addressing hash table of rows. Looking a feature up hashes its
 /// bytes once and compares bytes; loading one from an image copies three blocks, with no string
 /// made and no dictionary filled (a model has tens of thousands of features).
-struct FeatureTable: Sendable {
+package struct FeatureTable: Sendable {
     private var bytes: [UInt8] = []
     /// Where each row's name ends in `bytes` (it starts where the previous one ends).
     private var ends: [Int32] = []
@@ -13,7 +12,7 @@ struct FeatureTable: Sendable {
     private var slots: [Int32] = [-1]
 
     /// The table of `names`, row `n` being `names[n]`; a name given twice keeps its first row.
-    init(_ names: [String]) {
+    package init(_ names: [String]) {
         for var name in names {
             name.withUTF8 { bytes.append(contentsOf: $0) }
             ends.append(Int32(bytes.count))
@@ -29,16 +28,19 @@ struct FeatureTable: Sendable {
     }
 
     /// The table of a dictionary's features by row (rows 0..<count, each once).
-    init(rows: [String: Int32]) {
+    package init(rows: [String: Int32]) {
         var names = [String](repeating: "", count: rows.count)
         for (name, row) in rows { names[Int(row)] = name }
         self.init(names)
     }
 
-    var count: Int { ends.count }
+    package var count: Int { ends.count }
 
     /// The feature names, in row order.
-    var names: [String] { (0..<count).map { String(decoding: name(of: $0), as: UTF8.self) } }
+    package var names: [String] { (0..<count).map { String(decoding: name(of: $0), as: UTF8.self) } }
+
+    /// The string of a row.
+    package func string(_ row: Int) -> String { String(decoding: name(of: row), as: UTF8.self) }
 
     private func name(of row: Int) -> ArraySlice<UInt8> {
         bytes[(row == 0 ? 0 : Int(ends[row - 1]))..<Int(ends[row])]
@@ -54,7 +56,7 @@ struct FeatureTable: Sendable {
     }
 
     /// The row of a feature; nil for a feature the model has no weights for.
-    subscript(feature: String) -> Int32? {
+    package subscript(feature: String) -> Int32? {
         var feature = feature
         return feature.withUTF8 { query -> Int32? in
             let raw = UnsafeRawBufferPointer(query)

@@ -74,26 +74,14 @@ struct Automaton: Sendable {
             startsBuilding.append(Int32(building.count))
         }
 
-        subscript(state: Int) -> Slice<UnsafeBufferPointer<Step>> { steps[Int(starts[state])..<Int(starts[state + 1])] }
+        subscript(state: Int) -> Slice<UnsafeBufferPointer<Step>> { view[state] }
 
         /// No steps.
         static var none: Slice<UnsafeBufferPointer<Step>> { UnsafeBufferPointer<Step>(start: nil, count: 0)[...] }
 
         /// The steps of `state` that read `key`, in the order the closure met them (the
         /// state's steps are sorted by key, stably).
-        func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> {
-            let steps = self.steps
-            var low = Int(starts[state])
-            var high = Int(starts[state + 1])
-            let end = high
-            while low < high {
-                let middle = (low + high) / 2
-                if steps[middle].key < key { low = middle + 1 } else { high = middle }
-            }
-            var last = low
-            while last < end, steps[last].key == key { last += 1 }
-            return steps[low..<last]
-        }
+        func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> { view.steps(of: state, reading: key) }
 
         /// The table as two raw buffers, for a matcher's hot loop (no reference counting;
         /// valid while the table lives).
@@ -115,7 +103,8 @@ struct Automaton: Sendable {
 
         subscript(state: Int) -> Slice<UnsafeBufferPointer<Step>> { steps[Int(starts[state])..<Int(starts[state + 1])] }
 
-        /// The steps of `state` that read `key` (`StepTable.steps(of:reading:)`).
+        /// The steps of `state` that read `key`, in the order the closure met them (the
+        /// state's steps are sorted by key, stably).
         func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> {
             var low = Int(starts[state])
             var high = Int(starts[state + 1])

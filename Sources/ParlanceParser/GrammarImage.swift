@@ -254,25 +254,16 @@ extension TemplatePattern: ImageCodable {
     }
 }
 
+/// A whole template: its head (`TemplateHead`), then its pattern.
 extension SentenceFile.Template: ImageCodable {
     package func write(to image: inout ImageWriter) {
-        image.write(intent)
+        image.write(TemplateHead(self))
         image.write(pattern)
-        image.write(fixed.map(\.0))
-        image.write(fixed.map(\.1))
-        image.write(verbified)
-        image.write(source)
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
-        intent = try image.read()
+        self = try image.read(TemplateHead.self).template
         pattern = try image.read()
-        let names = try image.read([String].self)
-        let values = try image.read([String].self)
-        guard names.count == values.count else { throw ImageError("a template's fixed values do not pair") }
-        fixed = Array(zip(names, values))
-        verbified = try image.read()
-        source = try image.read()
     }
 }
 

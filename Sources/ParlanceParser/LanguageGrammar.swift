@@ -224,19 +224,8 @@ final class LanguageGrammar: Sendable {
         self.templateWords = Set(tokenized.values.joined())
         self.mention = try compileMention("mention")
         self.mentionVerb = rules["mention_verb"] == nil ? nil : try compileMention("mention_verb")
-        // As `compileRule(_:)` makes them, on the grammar's builder.
-        func compileRule(_ rule: String) throws -> Compiled {
-            builder.automaton = Automaton()
-            builder.slot = { _ in nil }
-            builder.fillers = false
-            let start = builder.automaton.newState()
-            let end = builder.automaton.newState()
-            builder.source = "\(language)/*.sentences <\(rule)>"
-            try builder.add(.rule(rule), from: start, to: end)
-            return Compiled(automaton: builder.automaton, start: start, end: end)
-        }
-        self.prefixRule = try compileRule("prefix")
-        self.suffixRule = try compileRule("suffix")
+        self.prefixRule = try LanguageGrammar.compileRule("prefix", language: language, builder: &builder)
+        self.suffixRule = try LanguageGrammar.compileRule("suffix", language: language, builder: &builder)
 
         // Conjunctions: the grammar's <and> rule plus the one ICU's list patterns use.
         var conjunctions = Set<String>()
@@ -433,6 +422,14 @@ final class LanguageGrammar: Sendable {
     /// `<category_order>`); slots in it are left out.
     func compileRule(_ name: String) throws -> Compiled {
         var builder = makeBuilder()
+        return try LanguageGrammar.compileRule(name, language: language, builder: &builder)
+    }
+
+    /// `compileRule(_:)` on a given builder (its words' keys reused), which it resets first.
+    static func compileRule(_ name: String, language: String, builder: inout AutomatonBuilder) throws -> Compiled {
+        builder.automaton = Automaton()
+        builder.slot = { _ in nil }
+        builder.fillers = false
         let start = builder.automaton.newState()
         let end = builder.automaton.newState()
         builder.source = "\(language)/*.sentences <\(name)>"

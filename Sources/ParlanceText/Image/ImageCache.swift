@@ -115,7 +115,7 @@ package enum ImageCache {
                 var hasher = ImageHash()
                 hasher.combine(payload)
                 guard hasher.value == checksum else { throw ImageError("the image's checksum does not hold") }
-                var reader = ImageReader(payload, owner: data, offset: start)
+                var reader = ImageReader(payload, owner: data)
                 let value = try T(from: &reader)
                 guard reader.isAtEnd else { throw ImageError("the image has bytes past its end") }
                 return .success(value)

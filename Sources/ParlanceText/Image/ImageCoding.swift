@@ -92,26 +92,23 @@ package struct ImageBlock: Sendable {
 package struct ImageReader {
     private let base: UnsafeRawBufferPointer
     private var position = 0
-    /// The image's bytes and where `base` starts in them, for blocks read later.
-    private var owner: (data: Data, offset: Int)?
+    /// The image's bytes, which arrays read in place keep alive (`readAligned`).
+    private var owner: Data?
 
     /// A reader over `bytes`, which must outlive it.
     package init(_ bytes: UnsafeRawBufferPointer) { self.base = bytes }
 
-    /// A reader over `bytes`, which are `data`'s from `offset` on.
-    init(_ bytes: UnsafeRawBufferPointer, owner data: Data, offset: Int) {
+    /// A reader over `bytes`, which lie inside `data`.
+    init(_ bytes: UnsafeRawBufferPointer, owner data: Data) {
         self.base = bytes
-        self.owner = (data, offset)
+        self.owner = data
     }
 
     /// A part written by `ImageWriter.writeBlock`, skipped now and read when asked.
     package mutating func block() throws(ImageError) -> ImageBlock {
         let length = try count(least: 1)
-        let start = position
-        let bytes = try take(length)
         // A copy of the part: the image's mapping is let go once read, not kept for a part.
-        _ = start
-        return ImageBlock(data: Data(bytes), range: 0..<length)
+        return ImageBlock(data: Data(try take(length)), range: 0..<length)
     }
 
     package var isAtEnd: Bool { position == base.count }
@@ -160,20 +157,20 @@ package struct ImageReader {
         _ = try take(padding)
         let raw = try take(count * MemoryLayout<T>.stride)
         if let owner, count > 0, let base = raw.baseAddress, Int(bitPattern: base) % MemoryLayout<T>.alignment == 0 {
-            return PlainStorage(mapped: UnsafeBufferPointer(start: base.assumingMemoryBound(to: T.self), count: count), in: owner.data)
+            return PlainStorage(mapped: UnsafeBufferPointer(start: base.assumingMemoryBound(to: T.self), count: count), in: owner)
         }
-        return PlainStorage(
-            [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                initialized = count
-            })
+        return PlainStorage(Self.copy(raw, count: count))
     }
 
     /// An array written by `writePlain`.
     package mutating func readPlain<T: ImagePlain>(_: T.Type = T.self) throws(ImageError) -> [T] {
         let count = try count(least: MemoryLayout<T>.stride)
-        let raw = try take(count * MemoryLayout<T>.stride)
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return Self.copy(try take(count * MemoryLayout<T>.stride), count: count)
+    }
+
+    /// `count` plain values copied out of `raw`.
+    private static func copy<T: ImagePlain>(_ raw: UnsafeRawBufferPointer, count: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
             initialized = count
         }

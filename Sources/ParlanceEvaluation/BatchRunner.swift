@@ -78,7 +78,7 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
                 var i = worker
                 while i < lines.count {
                     let record = processor.process(lines[i], number: first + i)
-                    box.pointer[i] = Result { (try encoder.encode(record), processor.failed(record)) }
+                    box.pointer[i] = Result { (try processor.encode(record, with: encoder), processor.failed(record)) }
                     i += workers
                 }
             }

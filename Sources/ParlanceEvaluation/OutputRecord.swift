@@ -189,11 +189,16 @@ public protocol LineProcessor: Sendable {
     func process(_ line: [UInt8], number: Int) -> Record
     /// Whether the record reports a failure (counted for the exit status).
     func failed(_ record: Record) -> Bool
+    /// The record as one line of JSON, without the newline; by default through `encoder`.
+    func encode(_ record: Record, with encoder: JSONEncoder) throws -> Data
 }
 
 extension LineProcessor {
     /// Processes the line without its number (`process(_:)`).
     public func process(_ line: [UInt8], number: Int) -> Record { process(line) }
+
+    /// The record through `encoder` (`ParlanceJSON.encoder()`).
+    public func encode(_ record: Record, with encoder: JSONEncoder) throws -> Data { try encoder.encode(record) }
 }
 
 /// Parses one batch line into exactly one output record; never throws.
@@ -221,6 +226,9 @@ public struct BatchLineProcessor: LineProcessor {
     /// Whether the record reports an error: a line that was parsed has not failed, even when no intent
     /// matched.
     public func failed(_ record: OutputRecord) -> Bool { record.error != nil }
+
+    /// The record written by hand (`OutputRecord.jsonLine()`): the bytes `encoder` would give.
+    public func encode(_ record: OutputRecord, with encoder: JSONEncoder) throws -> Data { Data(try record.jsonLine()) }
 
     /// A line's text, or why it cannot be read (too long, not UTF-8).
     public static func text(of line: [UInt8]) -> Result<String, OutputRecord.RecordError> {

@@ -41,6 +41,8 @@ final class CustomGrammar: Sendable {
     let verbified: LanguageGrammar.Compiled
     /// Enum lexicons by slot parameter (`slotName`: "#0.soup").
     let enumerations: [String: PhraseLexicon]
+    /// The first word of every phrase of `enumerations` (`SlotOracle.valueStarts`).
+    let valueStartWords: Set<String>
 
     var isEmpty: Bool { templates.isEmpty }
 
@@ -68,6 +70,7 @@ final class CustomGrammar: Sendable {
         self.main = main
         self.verbified = verbified
         self.enumerations = enumerations
+        self.valueStartWords = SlotOracle.startWords(enumerations)
     }
 
     /// - Parameter mentionExtent: the units a mention of an app covers with the words that go
@@ -194,6 +197,7 @@ final class CustomGrammar: Sendable {
         self.entries = entries
         self.templates = templates
         self.enumerations = enumerations
+        self.valueStartWords = SlotOracle.startWords(enumerations)
         var builder = grammar.makeBuilder()
         let compile = { (verbified: Bool, builder: inout AutomatonBuilder) throws -> LanguageGrammar.Compiled in
             try LanguageGrammar.compile(templates, verbified: verbified, language: language, builder: &builder) { template in

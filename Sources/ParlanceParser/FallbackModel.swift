@@ -211,20 +211,31 @@ enum FallbackFeatures {
             words.append(units[i].key)
             i += 1
         }
-        var features = Set<String>()
+        // Collected in an array, then sorted and made unique: the sorted set of them, with no
+        // hashing.
+        var features: [String] = []
+        features.reserveCapacity(words.count * 8 + 2)
         for word in words {
-            features.insert("w:" + word)
+            features.append("w:" + word)
             guard !word.hasPrefix("#"), !word.hasPrefix("@") else { continue }
             // The Snowball stem: one feature for "llamo", "llamar", "llamadas".
-            if let stemmer { features.insert("s:" + stemmer.stem(word)) }
-            let padded = Array("<" + word + ">")
-            if padded.count >= 3 {
-                for k in 0...(padded.count - 3) { features.insert("c:" + String(padded[k..<(k + 3)])) }
+            if let stemmer { features.append("s:" + stemmer.stem(word)) }
+            // Character trigrams of the padded word, cut from the string by its character
+            // boundaries (no array of characters, no string per character).
+            let padded = "<" + word + ">"
+            var bounds = Array(padded.indices)
+            bounds.append(padded.endIndex)
+            if bounds.count >= 4 {
+                for k in 0...(bounds.count - 4) { features.append("c:" + padded[bounds[k]..<bounds[k + 3]]) }
             }
         }
         let bounded = ["^"] + words + ["$"]
-        for k in 0..<(bounded.count - 1) { features.insert("b:" + bounded[k] + " " + bounded[k + 1]) }
-        return features.sorted()
+        for k in 0..<(bounded.count - 1) { features.append("b:" + bounded[k] + " " + bounded[k + 1]) }
+        features.sort()
+        var unique: [String] = []
+        unique.reserveCapacity(features.count)
+        for feature in features where unique.last != feature { unique.append(feature) }
+        return unique
     }
 }
 

@@ -185,26 +185,42 @@ extension FrameModel {
 /// model file, read on first use.
 final class TaggerSource: Sendable {
     private let reader: BinaryReader?
+    /// The tagger's part as an image holds it, in the image's mapped bytes: copied only when the
+    /// tagger is first asked for.
+    private let mapped: PlainStorage<UInt8>?
+    private let file: String
     private let slot: Locked<FrameTagger??>
 
     init(_ tagger: FrameTagger?) {
         reader = nil
+        mapped = nil
+        file = ""
         slot = Locked(.some(tagger))
     }
 
     init(reader: BinaryReader) {
         self.reader = reader
+        mapped = nil
+        file = reader.file
+        slot = Locked(nil)
+    }
+
+    init(mapped: PlainStorage<UInt8>, file: String) {
+        reader = nil
+        self.mapped = mapped
+        self.file = file
         slot = Locked(nil)
     }
 
     /// The tagger's part of the model file, unread (nil for a tagger built in memory).
-    var bytes: [UInt8]? { reader.map { Array($0.data[$0.offset...]) } }
+    var bytes: [UInt8]? { reader.map { Array($0.data[$0.offset...]) } ?? mapped.map { Array($0.buffer) } }
 
     var tagger: FrameTagger? {
         slot.withLock { slot in
             if let known = slot { return known }
             // The part was checked when the file was loaded: reading it again cannot fail.
-            let tagger = reader.flatMap { start in
+            let source = reader ?? mapped.map { BinaryReader(bytes: Array($0.buffer), file: file) }
+            let tagger = source.flatMap { start in
                 var r = start
                 return try? FrameModel.readTagger(&r, build: true)
             }
@@ -335,7 +351,7 @@ extension FrameModel: ImageCodable {
         image.write(temperature)
         image.write(report)
         image.write(taggerSource.bytes != nil)
-        if let bytes = taggerSource.bytes { image.writePlain(bytes) }
+        if let bytes = taggerSource.bytes { bytes.withUnsafeBufferPointer { image.writeAligned($0) } }
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -357,7 +373,7 @@ extension FrameModel: ImageCodable {
         temperature = try image.read(Double.self)
         report = try image.read(String.self)
         if try image.read(Bool.self) {
-            taggerSource = TaggerSource(reader: BinaryReader(bytes: try image.readPlain(), file: "Models/\(language).plm"))
+            taggerSource = TaggerSource(mapped: try image.readAligned(UInt8.self), file: "Models/\(language).plm")
         } else {
             taggerSource = TaggerSource(nil)
         }

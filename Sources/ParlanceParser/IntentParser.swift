@@ -29,7 +29,7 @@ public final class IntentParser: UtteranceParser {
     /// vocabulary through it; the next parse sees the change.
     public let vocabulary: VocabularyStore
     /// Each app with its names' compact keys and their lengths in characters.
-    private let appKeys: [(app: AppDefinition, keys: [String], lengths: [Int])]
+    private let appKeys: AppNameKeys
     private let unavailableApps: UnavailableAppFinder
     /// With a context of no apps: each well-known service as an app of its domains' intents,
     /// so that "Venmo Paul ten dollars" reads as a payment (with app null).
@@ -82,10 +82,7 @@ public final class IntentParser: UtteranceParser {
         self.donations = donations ?? DonationLog(context.donations)
         self.unavailableApps = UnavailableAppFinder(context: context)
         self.serviceApps = context.listsApps ? [:] : ServiceDirectory.standard.apps(catalogue: .standard)
-        self.appKeys = context.apps.map { app in
-            let keys = app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) }
-            return (app, keys, keys.map(\.count))
-        }
+        self.appKeys = AppNameKeys(context.apps)
     }
 
     /// Utterances longer than this many words get no intent (reason "too long"): spoken
@@ -334,6 +331,33 @@ public final class IntentParser: UtteranceParser {
 
     static func compact(_ key: String) -> String { compactAppKey(key) }
 
+    /// The context's apps with their names' compact keys, looked up without copying an app.
+    struct AppNameKeys {
+        let apps: [AppDefinition]
+        /// Per app, its names' compact keys and their lengths in characters.
+        let keys: [[String]]
+        let lengths: [[Int]]
+        /// The apps (in the context's order) that have a name with this compact key.
+        let exact: [String: [Int]]
+        /// Every app's index.
+        let every: [Int]
+        /// No name said with a slip or inflected is shorter (a slip needs a name of eight
+        /// characters or more, an inflection one of six and more characters said).
+        static let shortestNear = 7
+
+        init(_ apps: [AppDefinition]) {
+            self.apps = apps
+            keys = apps.map { app in app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) } }
+            lengths = keys.map { $0.map(\.count) }
+            var exact: [String: [Int]] = [:]
+            for (index, names) in keys.enumerated() {
+                for name in Set(names) { exact[name, default: []].append(index) }
+            }
+            self.exact = exact
+            every = Array(apps.indices)
+        }
+    }
+
     struct Mention {
         var app: AppDefinition
         var range: Range<Int>
@@ -388,21 +412,26 @@ public final class IntentParser: UtteranceParser {
             search: for pass in 0..<2 {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
-                    let joined = length == 1 ? compactKeys[i] : compactKeys[range].joined()
+                    var joined = compactKeys[i]
+                    for unit in (i + 1)..<range.upperBound { joined += compactKeys[unit] }
                     let joinedCount = pass == 0 ? 0 : joined.count
-                    for (app, names, lengths) in appKeys {
+                    // Only a name of six characters or more may be said with a slip or inflected,
+                    // and the said name is then at least seven.
+                    if pass == 1, joinedCount < AppNameKeys.shortestNear { continue }
+                    for index in pass == 0 ? appKeys.exact[joined] ?? [] : appKeys.every {
+                        let names = appKeys.keys[index]
+                        let lengths = appKeys.lengths[index]
                         let matched =
                             pass == 0
-                            ? names.contains(joined)
-                            : names.indices.contains {
+                            || names.indices.contains {
                                 let n = lengths[$0]
                                 return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, names[$0])
                             }
-                                || (length == 1
-                                    && names.indices.contains {
-                                        let n = lengths[$0]
-                                        return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix(names[$0])
-                                    })
+                            || (length == 1
+                                && names.indices.contains {
+                                    let n = lengths[$0]
+                                    return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix(names[$0])
+                                })
                         guard matched else { continue }
                         // A slip that is really a word next to the exact name ("a Soup Chef") is that name.
                         if pass == 1, length > 1,
@@ -415,12 +444,12 @@ public final class IntentParser: UtteranceParser {
                         // Letters from another script in a Latin name ("MоnkeyChat" with a Cyrillic о).
                         let key = TextNormalizer.key(said)
                         if Confusables.isSuspicious(said) || TextNormalizer.latinIfNeeded(key) != key {
-                            let note = "'\(said)' looks like \(app.name) but mixes scripts: not taken as the app"
+                            let note = "'\(said)' looks like \(appKeys.apps[index].name) but mixes scripts: not taken as the app"
                             notes.append(note)
                             lookalikes.append(note)
                             continue
                         }
-                        found = Mention(app: app, range: range, said: said)
+                        found = Mention(app: appKeys.apps[index], range: range, said: said)
                         break search
                     }
                 }
@@ -527,7 +556,8 @@ public final class IntentParser: UtteranceParser {
             units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
             conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil,
             mentions: kept)
-        oracle.valueStarts = SlotOracle.valueStarts(units, oracle.enumerations)
+        oracle.valueStarts = SlotOracle.valueStarts(
+            units, oracle.enumerations, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in

@@ -69,6 +69,8 @@ final class LanguageGrammar: Sendable {
     let prefixRule: Compiled
     let suffixRule: Compiled
     let enumerations: [String: PhraseLexicon]
+    /// The first word of every phrase of `enumerations` (`SlotOracle.valueStarts`).
+    let valueStartWords: Set<String>
     /// Words that imply an enum value anywhere in a request of an intent with that parameter
     /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").
     let cues: [String: Cues]
@@ -368,6 +370,7 @@ final class LanguageGrammar: Sendable {
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
         self.enumerations = enumerations
+        self.valueStartWords = SlotOracle.startWords(enumerations)
         let names = try? NameKnowledge.shared.get()
         func unitKeys(_ phrase: String) -> [String] { LanguageGrammar.unitKeys(tokenizer.tokenize(phrase)) }
         var vocabularyKeys = lexicon.vocabulary.mapValues { $0.map(unitKeys) }
@@ -390,6 +393,7 @@ final class LanguageGrammar: Sendable {
         self.prefixRule = fields.prefixRule
         self.suffixRule = fields.suffixRule
         self.enumerations = fields.enumerations
+        self.valueStartWords = SlotOracle.startWords(fields.enumerations)
         self.cues = fields.cues
         self.triggers = fields.triggers
         self.counts = fields.counts

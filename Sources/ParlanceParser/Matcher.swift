@@ -5,11 +5,21 @@ import ParlanceText
 /// Other punctuation is left out of matching (it stays in the spans of free text).
 struct MatchUnit: Sendable {
     var key: String
-    var token: Token
+    let token: Token
     /// A comma stands between the previous unit and this one.
     var commaBefore: Bool
     /// A sentence ends between the previous unit and this one (". ", "? ", "! ", "; ").
     var sentenceBefore = false
+    /// The unit's text starts with a capital (worked out once: slot matching asks often).
+    let capitalized: Bool
+
+    init(key: String, token: Token, commaBefore: Bool, sentenceBefore: Bool = false) {
+        self.key = key
+        self.token = token
+        self.commaBefore = commaBefore
+        self.sentenceBefore = sentenceBefore
+        self.capitalized = token.text.first?.isUppercase ?? false
+    }
 
     /// A token's key as the stages after the text layer compare it (the matcher's slips, app
     /// and name lookups, the models' features): a key past `WordLength.longest` keeps its
@@ -24,7 +34,7 @@ extension [MatchUnit] {
     /// Whether unit `i` starts with a capital that marks a name: inside a sentence (not its
     /// first word), in a language that does not capitalize every noun (`capitalizedNouns`).
     func capitalMarksName(_ i: Int, capitalizedNouns: Bool) -> Bool {
-        !capitalizedNouns && i > 0 && !self[i].sentenceBefore && (self[i].token.text.first?.isUppercase ?? false)
+        !capitalizedNouns && i > 0 && !self[i].sentenceBefore && self[i].capitalized
     }
 }
 
@@ -113,9 +123,19 @@ struct SlotOracle {
     static let titlePhrases = "title phrases"
 
     /// Per unit, whether one of the lexicons' phrases starts there, said exactly.
-    static func valueStarts(_ units: [MatchUnit], _ enumerations: [String: PhraseLexicon]) -> [Bool] {
+    /// `startWords`: the first words of the lexicons' phrases (`startWords(_:)`), which rule
+    /// out nearly every unit at once.
+    static func valueStarts(_ units: [MatchUnit], _ enumerations: [String: PhraseLexicon], startWords: Set<String>) -> [Bool] {
+        guard units.contains(where: { startWords.contains($0.key) }) else { return Array(repeating: false, count: units.count) }
         let keys = units.map(\.key)
-        return keys.indices.map { i in enumerations.values.contains { $0.startsExactly(keys, at: i) } }
+        return keys.indices.map { i in startWords.contains(keys[i]) && enumerations.values.contains { $0.startsExactly(keys, at: i) } }
+    }
+
+    /// The first word of every phrase of the lexicons.
+    static func startWords(_ enumerations: [String: PhraseLexicon]) -> Set<String> {
+        var words: Set<String> = []
+        for lexicon in enumerations.values { words.formUnion(lexicon.firstWords) }
+        return words
     }
 }
 
@@ -124,8 +144,13 @@ struct PhraseSet: Sendable {
     private var phrases: Set<[String]> = []
     /// Phrases with their words run together ("bananarific"), for names said split up.
     private var joined: Set<String> = []
-    /// Phrases by word count, for near matches (kept only for small vocabularies).
-    private var byLength: [Int: [[String]]] = [:]
+    /// Phrases by word count and first character, for near matches (kept only for small
+    /// vocabularies).
+    private var byLength: [NearKey: [[String]]] = [:]
+    private struct NearKey: Hashable {
+        var count: Int
+        var first: Character?
+    }
     private(set) var longest = 0
     /// Every word of every phrase.
     private(set) var words: Set<String> = []
@@ -138,7 +163,11 @@ struct PhraseSet: Sendable {
         longest = max(longest, keys.count)
         words.formUnion(keys)
         joined.insert(keys.joined())
-        if phrases.count <= Self.nearMatchLimit { byLength[keys.count, default: []].append(keys) } else { byLength = [:] }
+        if phrases.count <= Self.nearMatchLimit {
+            byLength[NearKey(count: keys.count, first: keys.first?.first), default: []].append(keys)
+        } else {
+            byLength = [:]
+        }
     }
 
     func contains(_ keys: ArraySlice<String>) -> Bool { phrases.contains(Array(keys)) }
@@ -154,11 +183,12 @@ struct PhraseSet: Sendable {
     /// Crunch"). For closed slots, which otherwise take known phrases only.
     func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
         guard keys.count <= longest + 3 else { return false }
-        let run = keys.joined()
+        var run = ""
+        for key in keys { run += key }
         if run.count >= 6, joined.contains(run) { return true }
-        guard let candidates = byLength[keys.count] else { return false }
+        guard let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)] else { return false }
         let said = Array(keys)
-        for phrase in candidates where phrase.first?.first == said.first?.first {
+        for phrase in candidates {
             var slips = 0
             var ok = true
             for (a, b) in zip(said, phrase) where a != b {
@@ -185,8 +215,10 @@ struct PhraseLexicon: Sendable {
     /// more, and the phrases of several words by their first character, each word with its
     /// length in characters.
     private var longWords: [(word: String, length: Int, value: String)] = []
+    /// `longWords`' indices by length, in insertion order.
+    private var longWordsByLength: [Int: [Int]] = [:]
     /// The first word of every phrase.
-    private var firstWords: Set<String> = []
+    private(set) var firstWords: Set<String> = []
     private var severalWords: [Character: [(phrase: [String], lengths: [Int], value: String)]] = [:]
 
     /// Every insertion, in order: an image of the lexicon replays them (`ImageCodable`), so
@@ -202,7 +234,10 @@ struct PhraseLexicon: Sendable {
             entries[keys] = value
             firstWords.insert(keys[0])
             let lengths = keys.map(\.count)
-            if keys.count == 1, lengths[0] >= 5 { longWords.append((keys[0], lengths[0], value)) }
+            if keys.count == 1, lengths[0] >= 5 {
+                longWordsByLength[lengths[0], default: []].append(longWords.count)
+                longWords.append((keys[0], lengths[0], value))
+            }
             if keys.count > 1, let first = keys[0].first { severalWords[first, default: []].append((keys, lengths, value)) }
         }
         longest = max(longest, keys.count)
@@ -229,17 +264,31 @@ struct PhraseLexicon: Sendable {
     }
 
     /// Matches starting at `start`: (end, value, exact). A single long word may have one slip.
-    func matches(_ keys: [String], from start: Int) -> [(Int, String, Bool)] {
+    /// `lengths`, when given, are the keys' lengths in characters (they rule out most slips
+    /// without comparing the words).
+    func matches(_ keys: [String], lengths saidLengths: [Int]? = nil, from start: Int) -> [(Int, String, Bool)] {
         var result: [(Int, String, Bool)] = []
-        for length in 1...max(1, longest) where start + length <= keys.count {
-            if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
+        // Every phrase starts with one of `firstWords`: one lookup rules out most positions.
+        if start < keys.count, firstWords.contains(keys[start]) {
+            for length in 1...max(1, longest) where start + length <= keys.count {
+                if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
+            }
         }
         let length = result.isEmpty && start < keys.count ? keys[start].count : 0
         if length >= 5 {
-            for (word, known, value) in longWords where abs(known - length) <= 1 && EditDistance.withinOne(keys[start], word) {
-                result.append((start + 1, value, false))
-                break
+            // The first long word (in insertion order) within one slip: the first of each of the
+            // three lengths that can be, then the earliest of those.
+            var first: Int?
+            for known in (length - 1)...(length + 1) {
+                for index in longWordsByLength[known] ?? [] {
+                    if let first, index > first { break }
+                    if EditDistance.withinOne(keys[start], longWords[index].word) {
+                        first = index
+                        break
+                    }
+                }
             }
+            if let first { result.append((start + 1, longWords[first].value, false)) }
         }
         // A phrase of several words with one of them a little different ("tomato soups",
         // "sopas de tomate" for "Tomato Soup", "sopa de tomate"): the plural, or a slip.
@@ -248,7 +297,9 @@ struct PhraseLexicon: Sendable {
                 var slips = 0
                 for (n, (said, known)) in zip(keys[start..<(start + phrase.count)], phrase).enumerated() where said != known {
                     slips += 1
-                    if slips > 1 || lengths[n] < 4 || !EditDistance.withinOne(said, known) {
+                    if slips > 1 || lengths[n] < 4 || saidLengths.map({ abs($0[start + n] - lengths[n]) > 1 }) == true
+                        || !EditDistance.withinOne(said, known)
+                    {
                         slips = 2
                         break
                     }
@@ -295,6 +346,133 @@ enum MatchScores {
     static let donation = 0.4
 }
 
+/// The paths of one matcher run, as values in arrays: a path is an index into `nodes`, its
+/// parent another index, its capture an index into `captures`. Nothing in the matcher's loop
+/// is reference-counted; the accepted paths become `MatchPath`s at the end (`paths(_:)`).
+struct PathArena {
+    struct Node {
+        var score: Double
+        var literals: Int
+        var skips: Int
+        /// The template the path entered on this step (-1: none).
+        var template: Int32
+        /// The node before (-1: the start).
+        var parent: Int32
+        /// What this step captured, in `captures` (-1: nothing).
+        var capture: Int32
+    }
+
+    /// One way a slot matches at a position: where it ends, its score and the capture's bonus,
+    /// the capture (in `captures`) and the units it matched.
+    struct SlotMatch {
+        var end: Int
+        var score: Double
+        var bonus: Double
+        var capture: Int32
+        var literals: Int
+    }
+
+    var nodes: [Node] = []
+    var captures: [Capture] = []
+
+    init() { nodes.reserveCapacity(256) }
+
+    mutating func add(score: Double, literals: Int, skips: Int, template: Int32, parent: Int32, capture: Int32) -> Int32 {
+        nodes.append(Node(score: score, literals: literals, skips: skips, template: template, parent: parent, capture: capture))
+        return Int32(nodes.count - 1)
+    }
+
+    mutating func add(_ capture: Capture) -> Int32 {
+        captures.append(capture)
+        return Int32(captures.count - 1)
+    }
+
+    /// The path entering `template` where `index` ends (itself when there is no template).
+    mutating func marked(_ index: Int32, _ template: Int32) -> Int32 {
+        guard template >= 0 else { return index }
+        let node = nodes[Int(index)]
+        return add(score: node.score, literals: node.literals, skips: node.skips, template: template, parent: index, capture: -1)
+    }
+
+    /// The accepted paths as `MatchPath`s (shared ancestors made once).
+    func paths(_ accepted: [Int: Int32]) -> [Int: MatchPath] {
+        var made: [Int32: MatchPath] = [:]
+        func path(_ index: Int32) -> MatchPath {
+            if let known = made[index] { return known }
+            let node = nodes[Int(index)]
+            let result = MatchPath(
+                score: node.score, literals: node.literals, capture: node.capture < 0 ? nil : captures[Int(node.capture)],
+                template: node.template < 0 ? nil : Int(node.template), skips: node.skips, parent: node.parent < 0 ? nil : path(node.parent)
+            )
+            made[index] = result
+            return result
+        }
+        return accepted.mapValues(path)
+    }
+}
+
+/// A hash table from non-negative integers to indices, with open addressing and a
+/// multiplicative hash: what the matcher looks up per step (states, slots, words by id),
+/// at a fraction of a `Dictionary`'s hashing. Look a key's slot up, then read or fill it.
+struct IndexTable {
+    private var keys: [Int]
+    private var values: [Int32]
+    private var count = 0
+    private var mask: Int
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size *= 2 }
+        keys = Array(repeating: -1, count: size)
+        values = Array(repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    @inline(__always) private func home(_ key: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
+
+    /// The slot of `key`: where it is, or where it would go.
+    func slot(of key: Int) -> Int {
+        var i = home(key)
+        while keys[i] != -1, keys[i] != key { i = (i + 1) & mask }
+        return i
+    }
+
+    /// The value in a slot found by `slot(of:)`; nil when the key is not there.
+    func value(at slot: Int) -> Int32? { keys[slot] == -1 ? nil : values[slot] }
+
+    /// Replaces the value of a key that is there.
+    mutating func set(_ value: Int32, at slot: Int) { values[slot] = value }
+
+    /// Puts a key that is not there into the slot `slot(of:)` gave for it (nothing inserted since).
+    mutating func insert(_ key: Int, _ value: Int32, at slot: Int) {
+        keys[slot] = key
+        values[slot] = value
+        count += 1
+        if count * 2 > keys.count { grow() }
+    }
+
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        keys.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+        count = 0
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        keys = Array(repeating: -1, count: oldKeys.count * 2)
+        values = Array(repeating: 0, count: oldKeys.count * 2)
+        mask = keys.count - 1
+        for (key, value) in zip(oldKeys, oldValues) where key != -1 {
+            let i = slot(of: key)
+            keys[i] = key
+            values[i] = value
+        }
+    }
+}
+
 /// Runs an automaton over units [from, to) and returns, for each accepting state reached
 /// at `to`, the best path.
 struct AutomatonMatcher {
@@ -326,6 +504,7 @@ struct AutomatonMatcher {
         self.keys = oracle.units.map(\.key)
         self.ids = keys.map { automaton.id(of: $0) }
         self.lengths = keys.map(\.count)
+        self.conjunction = oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
@@ -335,70 +514,89 @@ struct AutomatonMatcher {
 
     /// Per unit, whether a bending path may skip it.
     let skippable: [Bool]
+    /// Per unit, whether it joins list items (`SlotOracle.conjunctions`).
+    let conjunction: [Bool]
 
     func run(start: Int, from: Int, to: Int) -> [Int: MatchPath] {
         let length = to - from
-        var agenda = [[Int: MatchPath]](repeating: [:], count: length + 1)
-        agenda[0][start] = MatchPath(score: 0, literals: 0, parent: nil)
-        var result: [Int: MatchPath] = [:]
+        // Paths live in an arena (`PathArena`): values, no reference counting in the loop. The
+        // agenda maps (offset, state) to a path's index, and lists each offset's states.
+        var arena = PathArena()
+        var agenda = IndexTable(capacity: 32 * (length + 1))
+        var states = [[Int]](repeating: [], count: length + 1)
+        func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
+            let key = at << 32 | state
+            let slot = agenda.slot(of: key)
+            if let existing = agenda.value(at: slot) {
+                guard arena.nodes[Int(existing)].score < score else { return }
+                agenda.set(make(&arena), at: slot)
+            } else {
+                states[at].append(state)
+                agenda.insert(key, make(&arena), at: slot)
+            }
+        }
+        states[0].append(start)
+        agenda.insert(start, arena.add(score: 0, literals: 0, skips: 0, template: -1, parent: -1, capture: -1), at: agenda.slot(of: start))
+        var result: [Int: Int32] = [:]
         // The same slot at the same position is asked for by every template that has it
-        // there: work its matches out once.
-        struct SlotAt: Hashable {
-            var slot: Int32
-            var position: Int
-        }
-        var slotCache: [SlotAt: [(Int, Double, Capture, Int)]] = [:]
+        // there: work its matches out once (by slot and position, into `slotMatches`).
+        var slotCache = IndexTable(capacity: 16)
+        var slotMatchLists: [[PathArena.SlotMatch]] = []
         let meter = WorkMeter.current
-        func marked(_ path: MatchPath, _ template: Int?) -> MatchPath {
-            guard let template else { return path }
-            return MatchPath(score: path.score, literals: path.literals, template: template, parent: path)
-        }
-        // One-slip tests of the current position's unit against grammar words, by word id.
-        var slips: [Int32: Bool] = [:]
+        // One-slip tests of the current position's unit against grammar words, by word id
+        // (1: near, 0: not), for one position at a time.
+        var slips = IndexTable(capacity: 16)
         for offset in 0...length {
             let position = from + offset
-            slips.removeAll(keepingCapacity: true)
-            // States in a fixed order, so that ties between equal scores always fall the same
-            // way (dictionary order differs from one dictionary instance to the next).
-            for state in agenda[offset].keys.sorted() {
+            slips.removeAll()
+            // States in a fixed order, so that ties between equal scores always fall the same way.
+            states[offset].sort()
+            for state in states[offset] {
                 // Over the parse's budget: stop; the parse then throws TooSlow.
-                if let meter, !meter.spend() { return result }
-                let path = agenda[offset][state]!
+                if let meter, !meter.spend() { return arena.paths(result) }
+                let index = agenda.value(at: agenda.slot(of: offset << 32 | state))!
+                let path = arena.nodes[Int(index)]
+                // A path that has just skipped a word (it captured nothing, and skipped more than
+                // its parent had).
+                let afterSkip = path.capture < 0 && path.skips > (path.parent < 0 ? 0 : arena.nodes[Int(path.parent)].skips)
                 guard offset < length else {
-                    for end in endSteps[state] where !(path.capture == nil && path.skips > (path.parent?.skips ?? 0)) {
-                        if let existing = result[end.state], existing.score >= path.score { continue }
-                        result[end.state] = marked(path, end.templateIndex)
+                    for end in endSteps[state] where !afterSkip {
+                        if let existing = result[end.state], arena.nodes[Int(existing)].score >= path.score { continue }
+                        result[end.state] = arena.marked(index, end.template)
                     }
                     continue
                 }
                 let unit = keys[position]
                 // After a skipped word, only a template word (or another skip) may follow: words
                 // are inserted between template words, never put in place of one.
-                let afterSkip = path.capture == nil && path.skips > (path.parent?.skips ?? 0)
                 let words = ids[position].map { wordSteps.steps(of: state, reading: $0) } ?? Automaton.StepTable.none
                 if let id = ids[position] {
                     for step in fillerSteps.steps(of: state, reading: id) {
-                        advance(
-                            &agenda, offset + 1, step.state,
-                            MatchPath(
-                                score: path.score + MatchScores.filler, literals: path.literals, parent: marked(path, step.templateIndex)))
+                        let score = path.score + MatchScores.filler
+                        advance(offset + 1, step.state, score) {
+                            $0.add(
+                                score: score, literals: path.literals, skips: path.skips, template: step.template, parent: index,
+                                capture: -1)
+                        }
                     }
                 }
                 for step in words {
-                    advance(
-                        &agenda, offset + 1, step.state,
-                        MatchPath(
-                            score: path.score + MatchScores.literal, literals: path.literals + 1, parent: marked(path, step.templateIndex)))
+                    let score = path.score + MatchScores.literal
+                    advance(offset + 1, step.state, score) {
+                        $0.add(
+                            score: score, literals: path.literals + 1, skips: path.skips, template: step.template, parent: index,
+                            capture: -1)
+                    }
                 }
                 // Templates bend: a word none of them has here is skipped, at a cost. Only
                 // where a template word is expected next, so free slots keep their words.
                 if bend, path.literals > 0, path.skips < MatchScores.maximumSkips, skippable[position], !wordSteps[state].isEmpty,
                     words.isEmpty
                 {
-                    advance(
-                        &agenda, offset + 1, state,
-                        MatchPath(score: path.score + MatchScores.skippedWord, literals: path.literals, skips: path.skips + 1, parent: path)
-                    )
+                    let score = path.score + MatchScores.skippedWord
+                    advance(offset + 1, state, score) {
+                        $0.add(score: score, literals: path.literals, skips: path.skips + 1, template: -1, parent: index, capture: -1)
+                    }
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
                 if lengths[position] >= 4, ids[position] == nil {
@@ -406,45 +604,55 @@ struct AutomatonMatcher {
                         // Whether the unit is the word with one slip: worked out once per word and
                         // position, whichever states ask (lengths two apart never are).
                         let near: Bool
-                        if let known = slips[step.key] {
-                            near = known
+                        let memo = slips.slot(of: Int(step.key))
+                        if let known = slips.value(at: memo) {
+                            near = known == 1
                         } else {
                             let length = Int(automaton.wordLengths[Int(step.key)])
                             let key = automaton.words[Int(step.key)]
                             near =
                                 abs(length - lengths[position]) <= 1 && EditDistance.withinOne(unit, key)
                                 && (length >= 5 || EditDistance.isTransposition(unit, key))
-                            slips[step.key] = near
+                            slips.insert(Int(step.key), near ? 1 : 0, at: memo)
                         }
                         guard near else { continue }
-                        advance(
-                            &agenda, offset + 1, step.state,
-                            MatchPath(
-                                score: path.score + MatchScores.fuzzyLiteral, literals: path.literals + 1,
-                                parent: marked(path, step.templateIndex)))
+                        let score = path.score + MatchScores.fuzzyLiteral
+                        advance(offset + 1, step.state, score) {
+                            $0.add(
+                                score: score, literals: path.literals + 1, skips: path.skips, template: step.template, parent: index,
+                                capture: -1)
+                        }
                     }
                 }
-                for step in slotSteps[state] where !afterSkip {
-                    let key = SlotAt(slot: step.key, position: position)
-                    let matches = slotCache[key] ?? slotMatches(automaton.slots[Int(step.key)], at: position, limit: to)
-                    slotCache[key] = matches
-                    for (end, score, capture, literals) in matches {
-                        let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
-                        advance(
-                            &agenda, end - from, step.state,
-                            MatchPath(
-                                score: path.score + score + bonus, literals: path.literals + literals, capture: capture,
-                                parent: marked(path, step.templateIndex)))
+                guard !afterSkip else { continue }
+                for step in slotSteps[state] {
+                    let key = Int(step.key) << 32 | position
+                    let cached = slotCache.slot(of: key)
+                    let list: Int
+                    if let known = slotCache.value(at: cached) {
+                        list = Int(known)
+                    } else {
+                        list = slotMatchLists.count
+                        slotMatchLists.append(
+                            slotMatches(automaton.slots[Int(step.key)], at: position, limit: to).map { end, score, capture, literals in
+                                let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
+                                return PathArena.SlotMatch(
+                                    end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals)
+                            })
+                        slotCache.insert(key, Int32(list), at: cached)
+                    }
+                    for match in slotMatchLists[list] {
+                        let score = path.score + match.score + match.bonus
+                        advance(match.end - from, step.state, score) {
+                            $0.add(
+                                score: score, literals: path.literals + match.literals, skips: path.skips, template: step.template,
+                                parent: index, capture: match.capture)
+                        }
                     }
                 }
             }
         }
-        return result
-    }
-
-    private func advance(_ agenda: inout [[Int: MatchPath]], _ at: Int, _ state: Int, _ path: MatchPath) {
-        if let existing = agenda[at][state], existing.score >= path.score { return }
-        agenda[at][state] = path
+        return arena.paths(result)
     }
 
     /// The ways a slot can match at `position`: (end, score, capture, matched units).
@@ -470,7 +678,7 @@ struct AutomatonMatcher {
             }
         case .enumeration:
             guard let lexicon = oracle.enumerations[slot.parameter] else { return [] }
-            return lexicon.matches(keys, from: position).compactMap { end, value, exact in
+            return lexicon.matches(keys, lengths: lengths, from: position).compactMap { end, value, exact in
                 guard end <= limit else { return nil }
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
                 return (end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
@@ -534,7 +742,7 @@ struct AutomatonMatcher {
                     }
                     for (n, unit) in item.enumerated() {
                         let capitalized =
-                            !oracle.capitalizedNouns && unit > 0 && (oracle.units[unit].token.text.first?.isUppercase ?? false)
+                            !oracle.capitalizedNouns && unit > 0 && oracle.units[unit].capitalized
                         if names {
                             // Unknown names are short: a third unknown lowercase word costs more.
                             score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken
@@ -581,7 +789,7 @@ struct AutomatonMatcher {
         var items: [Range<Int>] = []
         var start = range.lowerBound
         for unit in range {
-            if oracle.conjunctions.contains(keys[unit]) {
+            if conjunction[unit] {
                 guard unit > start else { return nil }
                 items.append(start..<unit)
                 start = unit + 1

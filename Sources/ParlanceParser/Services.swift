@@ -178,7 +178,7 @@ struct UnavailableAppFinder: Sendable {
                 guard let entry = found else { continue }
                 // Words run together ("what did I pay" is no DiDi): a name that needs a cue, said
                 // as several words, is written with capitals ("To Do").
-                if entry.cue, length > 1, !units[range].allSatisfy({ $0.token.text.first?.isUppercase ?? false }) { continue }
+                if entry.cue, length > 1, !units[range].allSatisfy(\.capitalized) { continue }
                 var around = extent(range)
                 let article = i > 0 && articles.contains(units[i - 1].key)
                 if entry.cue, around == range, !article {

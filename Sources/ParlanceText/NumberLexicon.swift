@@ -239,14 +239,17 @@ struct NumberLexicon: Sendable {
     /// the longest that still lets the rest split; nil when it does not split or the parts
     /// do not make a number.
     func composeWord(_ key: String) -> Int64? {
-        let characters = Array(key)
-        let count = characters.count
+        // The key cut at its character boundaries: a piece is a substring of it (no array of
+        // characters, no string built character by character).
+        var bounds = Array(key.indices)
+        bounds.append(key.endIndex)
+        let count = bounds.count - 1
         // Which suffixes split into number words (from the end), so the walk never backtracks.
         var splits = [Bool](repeating: false, count: count + 1)
         splits[count] = true
         for start in stride(from: count - 1, through: 0, by: -1) {
             for end in stride(from: start + 2, through: min(count, start + 16), by: 1) where splits[end] {
-                if isPiece(String(characters[start..<end])) {
+                if isPiece(String(key[bounds[start]..<bounds[end]])) {
                     splits[start] = true
                     break
                 }
@@ -258,7 +261,7 @@ struct NumberLexicon: Sendable {
         while start < count {
             var taken = false
             for end in stride(from: min(count, start + 16), through: start + 2, by: -1) where splits[end] {
-                let piece = String(characters[start..<end])
+                let piece = String(key[bounds[start]..<bounds[end]])
                 guard isPiece(piece) else { continue }
                 if !connectors.contains(piece) {
                     let part: Composition.Part

@@ -40,7 +40,7 @@ public final class Tokenizer: Sendable {
         var tokens: [Token] = []
         tokens.reserveCapacity(segments.count / 2 + 1)
         for segment in Self.splitAtSpaces(segments, utf16) {
-            let piece = String(decoding: utf16[segment.start..<segment.end], as: UTF16.self)
+            let piece = Self.string(utf16[segment.start..<segment.end])
             let span = Span(offsets[segment.start], offsets[segment.end])
             switch segment.category {
             case .number:
@@ -53,6 +53,18 @@ public final class Tokenizer: Sendable {
             }
         }
         return tokens
+    }
+
+    /// A piece of UTF-16 as a string; ASCII (nearly every word) copied byte by byte, with no
+    /// transcoding.
+    static func string(_ utf16: ArraySlice<UInt16>) -> String {
+        utf16.withUnsafeBufferPointer { units in
+            guard units.allSatisfy({ $0 < 0x80 }) else { return String(decoding: units, as: UTF16.self) }
+            return String(unsafeUninitializedCapacity: units.count) { bytes in
+                for (i, unit) in units.enumerated() { bytes[i] = UInt8(truncatingIfNeeded: unit) }
+                return units.count
+            }
+        }
     }
 
     private func makeToken(_ text: String, span: Span, kind: TokenKind, normalized: String? = nil) -> Token {

@@ -44,6 +44,30 @@ import Testing
         #expect(read.grammar.main.automaton.wordSteps.steps.count > 1_000)
     }
 
+    /// The checksum told its stretches as it reads them (so that a mapped image's pages can be
+    /// handed back) is the checksum of the whole; and a mapped file whose pages were handed
+    /// back still reads the same bytes.
+    @Test func aChecksumReadInStretchesIsTheWholeOnesAndReleasedPagesReadTheSame() throws {
+        var bytes = [UInt8](repeating: 0, count: 3 * 4096 + 77)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 7) }
+        var whole = ImageHash()
+        whole.combine(bytes)
+        for every in [32, 4096, 8192, 1 << 22] {
+            var hasher = ImageHash()
+            var told = 0
+            bytes.withUnsafeBytes { raw in hasher.combine(raw, every: every) { told += $0.count } }
+            #expect(hasher.value == whole.value)
+            #expect(told == bytes.count)
+        }
+        let file = try Self.folder().appendingPathComponent("mapped.bin")
+        try Data(bytes).write(to: file)
+        let mapped = try #require(MappedFile(file))
+        var first = ImageHash()
+        mapped.data.withUnsafeBytes { first.combine($0, every: 4096, mapped.release) }
+        #expect(first.value == whole.value)
+        #expect(Array(mapped.data) == bytes)
+    }
+
     @Test func aDamagedImageIsBuiltAgainAndReplaced() throws {
         let cache = try Self.folder()
         let tokenizer = try Self.tokenizer()

@@ -16,7 +16,7 @@ import ParlanceICU
 /// `parlance compile` makes the images ahead of the first parse.
 package enum ImageCache {
     /// The layout's version: bumped whenever any `ImageCodable` layout changes.
-    package static let formatVersion = 1
+    package static let formatVersion = 2
     static let magic: [UInt8] = Array("PARLANCE-IMAGE\n\0".utf8)
 
     /// The folder images are kept in; nil when the cache is off.
@@ -60,8 +60,12 @@ package enum ImageCache {
         }
         let file = directory.appendingPathComponent("\(kind)-\(language)-\(variant.map { "\($0)-" } ?? "")\(key).image")
         var damaged = false
-        if let data = try? Data(contentsOf: file, options: .alwaysMapped) {
-            do { return (try decode(T.self, from: data), .read, file) } catch { damaged = true }
+        if let mapped = MappedFile(file) {
+            do {
+                return (try decode(T.self, from: mapped.data, release: mapped.release), .read, file)
+            } catch {
+                damaged = true
+            }
         }
         let value = try build()
         let written = write(value, to: file)
@@ -79,8 +83,12 @@ package enum ImageCache {
         hasher.combine(Array("\(kind)|\(formatVersion)|\(icuVersion)|\(buildIdentity)|\(extra)".utf8))
         for source in sources {
             hasher.combine(Array(source.lastPathComponent.utf8))
-            let data = try Data(contentsOf: source)
-            hasher.combine(Array(data))
+            // Mapped and handed back as it is read (a model file is megabytes): no copy.
+            if let mapped = MappedFile(source) {
+                mapped.data.withUnsafeBytes { hasher.combine($0, every: 1 << 22, mapped.release) }
+            } else {
+                hasher.combine(Array(try Data(contentsOf: source)))
+            }
         }
         return String(hasher.value, radix: 16)
     }
@@ -100,8 +108,11 @@ package enum ImageCache {
         return file.bytes + payload.bytes
     }
 
-    /// Reads an image file's bytes; throws `ImageError` on any damage.
-    package static func decode<T: ImageCodable>(_: T.Type, from data: Data) throws(ImageError) -> T {
+    /// Reads an image file's bytes; throws `ImageError` on any damage. `release`, when given,
+    /// is told each stretch of bytes the checksum has read (`MappedFile.release`).
+    package static func decode<T: ImageCodable>(_: T.Type, from data: Data, release: ((UnsafeRawBufferPointer) -> Void)? = nil)
+        throws(ImageError) -> T
+    {
         let result: Result<T, ImageError> = data.withUnsafeBytes { raw in
             do throws(ImageError) {
                 var header = ImageReader(raw)
@@ -113,7 +124,7 @@ package enum ImageCache {
                 guard length == raw.count - start else { throw ImageError("the image's length does not hold") }
                 let payload = UnsafeRawBufferPointer(rebasing: raw[start...])
                 var hasher = ImageHash()
-                hasher.combine(payload)
+                hasher.combine(payload, every: 1 << 22) { release?($0) }
                 guard hasher.value == checksum else { throw ImageError("the image's checksum does not hold") }
                 var reader = ImageReader(payload, owner: data)
                 let value = try T(from: &reader)
@@ -184,8 +195,13 @@ struct ImageHash {
         return String(hasher.value, radix: 16)
     }
 
-    mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+    mutating func combine(_ bytes: UnsafeRawBufferPointer) { combine(bytes, every: Int.max) { _ in } }
+
+    /// `combine(bytes)`, telling `done` each stretch of `every` bytes (a multiple of 32) once
+    /// it is read, and the rest at the end: the hash is the same.
+    mutating func combine(_ bytes: UnsafeRawBufferPointer, every: Int, _ done: (UnsafeRawBufferPointer) -> Void) {
         var index = 0
+        var reported = 0
         let count = bytes.count
         // Four lanes of 64 bits, each a rotate–add–xor of its words (a few instructions per
         // eight bytes: an image of 30 MB is checked in a few milliseconds), mixed at the end.
@@ -202,6 +218,10 @@ struct ImageHash {
             lanes.2 = ((lanes.2 << 31) | (lanes.2 >> 33)) &+ (c ^ 0x1656_67B1_9E37_79F9)
             lanes.3 = ((lanes.3 << 37) | (lanes.3 >> 27)) &+ (d ^ 0x85EB_CA77_C2B2_AE63)
             index += 32
+            if index - reported >= every {
+                done(UnsafeRawBufferPointer(rebasing: bytes[reported..<index]))
+                reported = index
+            }
         }
         value = Self.mix(Self.mix(lanes.0 ^ lanes.1, 0xA076_1D64_78BD_642F) ^ lanes.2, Self.mix(lanes.3, 0xE703_7ED1_A0B4_28DB))
         while index + 8 <= count {
@@ -217,5 +237,45 @@ struct ImageHash {
             index += 1
         }
         value = Self.mix(value ^ tail ^ UInt64(count), 0xE703_7ED1_A0B4_28DB)
+        if reported < count { done(UnsafeRawBufferPointer(rebasing: bytes[reported..<count])) }
+    }
+}
+
+/// An image file mapped read-only into memory (private, never written), as `Data` that unmaps
+/// it when the last copy goes.
+///
+/// Checking an image's checksum reads every page of it; `release` then hands the pages the
+/// checksum has read back to the system (`madvise(MADV_DONTNEED)`): they stay in the page
+/// cache, and only the ones a parse reads again (a few states' steps of a large automaton)
+/// count in the process's memory. Pages of a private file mapping that were never written
+/// come back from the file unchanged when touched again.
+struct MappedFile {
+    let data: Data
+    private let base: UnsafeMutableRawPointer
+    private let size: Int
+
+    init?(_ file: URL) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
+        let size = Int(status.st_size)
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else { return nil }
+        self.base = base
+        self.size = size
+        data = Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+    }
+
+    /// Gives back the whole pages of `bytes` (a stretch of this file's mapping).
+    func release(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let from = (Int(bitPattern: start) + page - 1) / page * page
+        let to = (Int(bitPattern: start) + bytes.count) / page * page
+        // Only pages of this mapping (never memory a copy of the data would live in).
+        guard to > from, Int(bitPattern: base) <= from, to <= Int(bitPattern: base) + size else { return }
+        madvise(UnsafeMutableRawPointer(bitPattern: from), to - from, MADV_DONTNEED)
+        madvise(UnsafeMutableRawPointer(bitPattern: from), to - from, MADV_RANDOM)
     }
 }

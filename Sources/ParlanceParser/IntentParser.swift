@@ -85,6 +85,25 @@ public final class IntentParser: UtteranceParser {
         self.appKeys = AppNameKeys(context.apps)
     }
 
+    /// The words of `text` between whitespace (`split(whereSeparator: \.isWhitespace).count`),
+    /// counted over the bytes when the text is ASCII (nearly always), with no substrings made.
+    static func spacedWords(_ text: String) -> Int {
+        var text = text
+        let ascii: Int? = text.withUTF8 { bytes in
+            var words = 0
+            var inWord = false
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                // ASCII's White_Space: tab, line feed, vertical tab, form feed, carriage return, space.
+                let space = byte == 0x20 || (0x09...0x0D).contains(byte)
+                if !space, !inWord { words += 1 }
+                inWord = !space
+            }
+            return words
+        }
+        return ascii ?? text.split(whereSeparator: \.isWhitespace).count
+    }
+
     /// Utterances longer than this many words get no intent (reason "too long"): spoken
     /// requests are short, and matching cost grows with length.
     public static let maximumWords = 200
@@ -100,7 +119,7 @@ public final class IntentParser: UtteranceParser {
         let language = try resources(for: locale.language)
         // The word cap before the text layer, whose cost grows with the words (a rough count:
         // words between spaces; the exact one, in units, follows the analysis).
-        let spaced = text.split(whereSeparator: \.isWhitespace).count
+        let spaced = IntentParser.spacedWords(text)
         guard spaced <= IntentParser.maximumWords else {
             return ParseResult(
                 intent: nil, alternatives: [],

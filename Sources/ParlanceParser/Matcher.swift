@@ -522,8 +522,12 @@ struct AutomatonMatcher {
         // Paths live in an arena (`PathArena`): values, no reference counting in the loop. The
         // agenda maps (offset, state) to a path's index, and lists each offset's states.
         var arena = PathArena()
-        var agenda = IndexTable(capacity: 32 * (length + 1))
-        var states = [[Int]](repeating: [], count: length + 1)
+        var agenda = IndexTable(capacity: 64 * (length + 1))
+        var states = (0...length).map { _ in
+            var list: [Int] = []
+            list.reserveCapacity(32)
+            return list
+        }
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             let key = at << 32 | state
             let slot = agenda.slot(of: key)
@@ -603,16 +607,15 @@ struct AutomatonMatcher {
                     for step in slipSteps[state] {
                         // Whether the unit is the word with one slip: worked out once per word and
                         // position, whichever states ask (lengths two apart never are).
+                        let length = Int(automaton.wordLengths[Int(step.key)])
+                        guard abs(length - lengths[position]) <= 1 else { continue }
                         let near: Bool
                         let memo = slips.slot(of: Int(step.key))
                         if let known = slips.value(at: memo) {
                             near = known == 1
                         } else {
-                            let length = Int(automaton.wordLengths[Int(step.key)])
                             let key = automaton.words[Int(step.key)]
-                            near =
-                                abs(length - lengths[position]) <= 1 && EditDistance.withinOne(unit, key)
-                                && (length >= 5 || EditDistance.isTransposition(unit, key))
+                            near = EditDistance.withinOne(unit, key) && (length >= 5 || EditDistance.isTransposition(unit, key))
                             slips.insert(Int(step.key), near ? 1 : 0, at: memo)
                         }
                         guard near else { continue }
@@ -633,12 +636,7 @@ struct AutomatonMatcher {
                         list = Int(known)
                     } else {
                         list = slotMatchLists.count
-                        slotMatchLists.append(
-                            slotMatches(automaton.slots[Int(step.key)], at: position, limit: to).map { end, score, capture, literals in
-                                let bonus = capture.parameter == "_" ? 0 : MatchScores.capture
-                                return PathArena.SlotMatch(
-                                    end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals)
-                            })
+                        slotMatchLists.append(slotMatches(automaton.slots[Int(step.key)], at: position, limit: to, into: &arena))
                         slotCache.insert(key, Int32(list), at: cached)
                     }
                     for match in slotMatchLists[list] {
@@ -655,24 +653,28 @@ struct AutomatonMatcher {
         return arena.paths(result)
     }
 
-    /// The ways a slot can match at `position`: (end, score, capture, matched units).
-    private func slotMatches(_ slot: Automaton.Slot, at position: Int, limit: Int) -> [(Int, Double, Capture, Int)] {
+    /// The ways a slot can match at `position`: where each ends, its score (and the capture's
+    /// bonus), its capture (put in `arena`) and the units it matched.
+    private func slotMatches(_ slot: Automaton.Slot, at position: Int, limit: Int, into arena: inout PathArena) -> [PathArena.SlotMatch] {
+        let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
+        func match(_ end: Int, _ score: Double, _ capture: Capture, _ literals: Int) -> PathArena.SlotMatch {
+            PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals)
+        }
         switch slot.kind {
         case .app:
             guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return [] }
-            return [(app.upperBound, MatchScores.literal, Capture(parameter: slot.parameter, range: app, value: .app), app.count)]
+            return [match(app.upperBound, MatchScores.literal, Capture(parameter: slot.parameter, range: app, value: .app), app.count)]
         case .entity(let types):
             return (oracle.entities[position] ?? []).compactMap { end, entity in
                 guard end <= limit, types.contains(entity.type.rawValue) else { return nil }
-                return (
+                return match(
                     end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .entity(entity)),
-                    end - position
-                )
+                    end - position)
             }
         case .goal:
             return (oracle.entities[position] ?? []).compactMap { end, entity in
                 guard end <= limit, [.duration, .distance, .energy].contains(entity.type) else { return nil }
-                return (
+                return match(
                     end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position
                 )
             }
@@ -681,10 +683,11 @@ struct AutomatonMatcher {
             return lexicon.matches(keys, lengths: lengths, from: position).compactMap { end, value, exact in
                 guard end <= limit else { return nil }
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
-                return (end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
+                return match(
+                    end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
             }
         case .free(let maxLength, let list, let vocabulary, let perToken, let names):
-            var result: [(Int, Double, Capture, Int)] = []
+            var result: [PathArena.SlotMatch] = []
             let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
             // A name never starts with a function word ("my", "the"), unless a known phrase does
             // ("my mom"), or a title with its article ("la doctora Collins", "al doctor Braun"):
@@ -754,7 +757,7 @@ struct AutomatonMatcher {
                 }
                 guard possible else { continue }
                 let value: CapturedValue = list ? .list(items) : .words
-                result.append((end, score, Capture(parameter: slot.parameter, range: (position + article)..<end, value: value), known))
+                result.append(match(end, score, Capture(parameter: slot.parameter, range: (position + article)..<end, value: value), known))
             }
             return result
         }

@@ -15,6 +15,10 @@ import ParlanceICU
 /// `PARLANCE_CACHE_DIR=off` turns the cache off (every start builds from the sources).
 /// `parlance compile` makes the images ahead of the first parse.
 package enum ImageCache {
+    /// How many bytes the checksum reads before handing them back (`MappedFile.release`): a
+    /// few pages, so that at no time is more than this of an image resident for the check.
+    static let releaseStretch = 1 << 20
+
     /// The layout's version: bumped whenever any `ImageCodable` layout changes.
     package static let formatVersion = 2
     static let magic: [UInt8] = Array("PARLANCE-IMAGE\n\0".utf8)
@@ -85,7 +89,7 @@ package enum ImageCache {
             hasher.combine(Array(source.lastPathComponent.utf8))
             // Mapped and handed back as it is read (a model file is megabytes): no copy.
             if let mapped = MappedFile(source) {
-                mapped.data.withUnsafeBytes { hasher.combine($0, every: 1 << 22, mapped.release) }
+                mapped.data.withUnsafeBytes { hasher.combine($0, every: ImageCache.releaseStretch, mapped.release) }
             } else {
                 hasher.combine(Array(try Data(contentsOf: source)))
             }
@@ -124,7 +128,7 @@ package enum ImageCache {
                 guard length == raw.count - start else { throw ImageError("the image's length does not hold") }
                 let payload = UnsafeRawBufferPointer(rebasing: raw[start...])
                 var hasher = ImageHash()
-                hasher.combine(payload, every: 1 << 22) { release?($0) }
+                hasher.combine(payload, every: ImageCache.releaseStretch) { release?($0) }
                 guard hasher.value == checksum else { throw ImageError("the image's checksum does not hold") }
                 var reader = ImageReader(payload, owner: data)
                 let value = try T(from: &reader)

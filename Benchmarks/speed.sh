@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed figures of issue 15, in one run (about 15 minutes on 2 cores), release build:
+# The speed figures of issue 15, in one run (about 7 minutes on 2 cores, the build aside), release build:
 #   - start-up of one `parlance parse` per language, the compiled images made beforehand
 #     (`parlance compile`): valgrind's instruction count (callgrind, on a stripped binary), the
 #     median wall time of 11 runs, and the peak resident memory (GNU time);

@@ -201,8 +201,9 @@ struct ImageHash {
 
     mutating func combine(_ bytes: UnsafeRawBufferPointer) { combine(bytes, every: Int.max) { _ in } }
 
-    /// `combine(bytes)`, telling `done` each stretch of `every` bytes (a multiple of 32) once
-    /// it is read, and the rest at the end: the hash is the same.
+    /// `combine(bytes)`, telling `done` each stretch of `every` bytes (rounded down to a
+    /// multiple of 32, at least 32) once it is read, and the rest at the end: the hash is the
+    /// same.
     mutating func combine(_ bytes: UnsafeRawBufferPointer, every: Int, _ done: (UnsafeRawBufferPointer) -> Void) {
         var index = 0
         var reported = 0
@@ -212,17 +213,23 @@ struct ImageHash {
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (
             value, value ^ 0x243F_6A88_85A3_08D3, value ^ 0x1319_8A2E_0370_7344, value ^ 0xA409_3822_299F_31D0
         )
-        while index + 32 <= count {
-            let a = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let b = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
-            let c = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self))
-            let d = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
-            lanes.0 = ((lanes.0 << 23) | (lanes.0 >> 41)) &+ (a ^ 0x9E37_79B9_7F4A_7C15)
-            lanes.1 = ((lanes.1 << 29) | (lanes.1 >> 35)) &+ (b ^ 0xC2B2_AE3D_27D4_EB4F)
-            lanes.2 = ((lanes.2 << 31) | (lanes.2 >> 33)) &+ (c ^ 0x1656_67B1_9E37_79F9)
-            lanes.3 = ((lanes.3 << 37) | (lanes.3 >> 27)) &+ (d ^ 0x85EB_CA77_C2B2_AE63)
-            index += 32
-            if index - reported >= every {
+        // Whole blocks of 32 bytes, a stretch at a time (the inner loop tests nothing else).
+        let blocksEnd = count - count % 32
+        let stretch = max(32, every / 32 * 32)
+        while index < blocksEnd {
+            let stop = blocksEnd - index <= stretch ? blocksEnd : index + stretch
+            while index < stop {
+                let a = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let b = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+                let c = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self))
+                let d = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
+                lanes.0 = ((lanes.0 << 23) | (lanes.0 >> 41)) &+ (a ^ 0x9E37_79B9_7F4A_7C15)
+                lanes.1 = ((lanes.1 << 29) | (lanes.1 >> 35)) &+ (b ^ 0xC2B2_AE3D_27D4_EB4F)
+                lanes.2 = ((lanes.2 << 31) | (lanes.2 >> 33)) &+ (c ^ 0x1656_67B1_9E37_79F9)
+                lanes.3 = ((lanes.3 << 37) | (lanes.3 >> 27)) &+ (d ^ 0x85EB_CA77_C2B2_AE63)
+                index += 32
+            }
+            if index - reported >= stretch {
                 done(UnsafeRawBufferPointer(rebasing: bytes[reported..<index]))
                 reported = index
             }

@@ -17,12 +17,7 @@ extension OutputRecord {
     func write(to w: inout JSONLineWriter) throws {
         w.beginObject()
         w.key("alternatives")
-        w.beginArray()
-        for alternative in alternatives {
-            w.element()
-            try alternative.write(to: &w)
-        }
-        w.endArray()
+        try w.array(alternatives) { w, alternative in try alternative.write(to: &w) }
         w.key("error")
         if let error {
             w.beginObject()
@@ -73,9 +68,7 @@ extension OutputRecord.Intent {
         w.string(domain)
         if !missing.isEmpty {
             w.key("missing")
-            w.beginArray()
-            for parameter in missing {
-                w.element()
+            w.array(missing) { w, parameter in
                 w.beginObject()
                 w.key("name")
                 w.string(parameter.name)
@@ -83,17 +76,11 @@ extension OutputRecord.Intent {
                 parameter.resolution.write(to: &w)
                 w.endObject()
             }
-            w.endArray()
         }
         w.key("name")
         w.string(name)
         w.key("parameters")
-        w.beginArray()
-        for parameter in parameters {
-            w.element()
-            try parameter.write(to: &w)
-        }
-        w.endArray()
+        try w.array(parameters) { w, parameter in try parameter.write(to: &w) }
         w.endObject()
     }
 }
@@ -134,9 +121,7 @@ extension Resolution {
     func write(to w: inout JSONLineWriter) {
         w.beginObject()
         w.key("items")
-        w.beginArray()
-        for item in items {
-            w.element()
+        w.array(items) { w, item in
             w.beginObject()
             w.key("display")
             w.string(item.display)
@@ -146,7 +131,6 @@ extension Resolution {
             w.number(item.score)
             w.endObject()
         }
-        w.endArray()
         w.key("kind")
         w.string(kind.rawValue)
         if let reason {
@@ -167,12 +151,7 @@ extension Explanation {
         w.key("decidedBy")
         w.string(decidedBy)
         w.key("notes")
-        w.beginArray()
-        for note in notes {
-            w.element()
-            w.string(note)
-        }
-        w.endArray()
+        w.array(notes) { w, note in w.string(note) }
         if let score {
             w.key("score")
             w.number(score)

@@ -223,8 +223,7 @@ enum FallbackFeatures {
             // Character trigrams of the padded word, cut from the string by its character
             // boundaries (no array of characters, no string per character).
             let padded = "<" + word + ">"
-            var bounds = Array(padded.indices)
-            bounds.append(padded.endIndex)
+            let bounds = padded.characterBounds
             if bounds.count >= 4 {
                 for k in 0...(bounds.count - 4) { features.append("c:" + padded[bounds[k]..<bounds[k + 3]]) }
             }

@@ -360,9 +360,13 @@ public final class IntentParser: UtteranceParser {
         let exact: [String: [Int]]
         /// Every app's index.
         let every: [Int]
-        /// No name said with a slip or inflected is shorter (a slip needs a name of eight
-        /// characters or more, an inflection one of six and more characters said).
-        static let shortestNear = 7
+        /// The shortest name that may be said with one slip ("MonkyChat"), and the shortest
+        /// that may be said inflected as a verb ("MonkeyChatte"), in characters.
+        static let shortestSlipped = 8
+        static let shortestInflected = 6
+        /// Nothing shorter is a name said with a slip (one character fewer at most) or
+        /// inflected (one character more at least).
+        static let shortestNear = min(shortestSlipped - 1, shortestInflected + 1)
 
         init(_ apps: [AppDefinition]) {
             self.apps = apps
@@ -431,8 +435,7 @@ public final class IntentParser: UtteranceParser {
             search: for pass in 0..<2 {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
-                    var joined = compactKeys[i]
-                    for unit in (i + 1)..<range.upperBound { joined += compactKeys[unit] }
+                    let joined = compactKeys[range].concatenated()
                     let joinedCount = pass == 0 ? 0 : joined.count
                     // Only a name of six characters or more may be said with a slip or inflected,
                     // and the said name is then at least seven.
@@ -444,12 +447,14 @@ public final class IntentParser: UtteranceParser {
                             pass == 0
                             || names.indices.contains {
                                 let n = lengths[$0]
-                                return n >= 8 && abs(n - joinedCount) <= 1 && EditDistance.withinOne(joined, names[$0])
+                                return n >= AppNameKeys.shortestSlipped && abs(n - joinedCount) <= 1
+                                    && EditDistance.withinOne(joined, names[$0])
                             }
                             || (length == 1
                                 && names.indices.contains {
                                     let n = lengths[$0]
-                                    return joinedCount > n && joinedCount <= n + 3 && n >= 6 && joined.hasPrefix(names[$0])
+                                    return joinedCount > n && joinedCount <= n + 3 && n >= AppNameKeys.shortestInflected
+                                        && joined.hasPrefix(names[$0])
                                 })
                         guard matched else { continue }
                         // A slip that is really a word next to the exact name ("a Soup Chef") is that name.

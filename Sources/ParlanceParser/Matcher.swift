@@ -30,6 +30,16 @@ struct MatchUnit: Sendable {
     }
 }
 
+extension Collection<String> {
+    /// The strings end to end (what `joined()` gives), appended one by one: `joined()` on a
+    /// slice of an array goes through a generic path several times dearer.
+    func concatenated() -> String {
+        var result = ""
+        for part in self { result += part }
+        return result
+    }
+}
+
 extension [MatchUnit] {
     /// Whether unit `i` starts with a capital that marks a name: inside a sentence (not its
     /// first word), in a language that does not capitalize every noun (`capitalizedNouns`).
@@ -183,8 +193,7 @@ struct PhraseSet: Sendable {
     /// Crunch"). For closed slots, which otherwise take known phrases only.
     func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
         guard keys.count <= longest + 3 else { return false }
-        var run = ""
-        for key in keys { run += key }
+        let run = keys.concatenated()
         if run.count >= 6, joined.contains(run) { return true }
         guard let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)] else { return false }
         let said = Array(keys)

@@ -161,8 +161,7 @@ struct UnavailableAppFinder: Sendable {
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
                 // Case-folded but with its accents: "über" is a German word, not Uber.
                 guard unitScalars[range].reduce(0, +) <= 4 * longestKey + 3 else { continue }
-                var joined = unitKeys[i]
-                for unit in (i + 1)..<range.upperBound { joined += unitKeys[unit] }
+                let joined = unitKeys[range].concatenated()
                 var found = exact[joined].map { entries[$0] }
                 // The name made a verb where a verb stands ("whatsappe Rob", "bizumea a Rob",
                 // "tu peux paypaler"): the name and an ending of one to three letters, near the start,

@@ -238,7 +238,7 @@ public final class ParlanceServer: Sendable {
                 var read = 0
                 var number = 0
                 func write(_ record: OutputRecord) async throws {
-                    var out = try encoder.encode(record)
+                    var out = try processor.encode(record, with: encoder)
                     out.append(UInt8(ascii: "\n"))
                     try await writer.write(ByteBuffer(bytes: out))
                 }

@@ -67,6 +67,16 @@ public struct JSONLineWriter: Sendable {
     /// Before an array's element: a comma when it is not the first.
     public mutating func element() { comma() }
 
+    /// An array of `elements`, each written by `write`.
+    public mutating func array<C: Collection>(_ elements: C, _ write: (inout JSONLineWriter, C.Element) throws -> Void) rethrows {
+        beginArray()
+        for element in elements {
+            self.element()
+            try write(&self, element)
+        }
+        endArray()
+    }
+
     private mutating func comma() {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false

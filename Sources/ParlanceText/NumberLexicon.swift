@@ -239,10 +239,8 @@ struct NumberLexicon: Sendable {
     /// the longest that still lets the rest split; nil when it does not split or the parts
     /// do not make a number.
     func composeWord(_ key: String) -> Int64? {
-        // The key cut at its character boundaries: a piece is a substring of it (no array of
-        // characters, no string built character by character).
-        var bounds = Array(key.indices)
-        bounds.append(key.endIndex)
+        // A piece is a substring of the key, cut at its characters' bounds.
+        let bounds = key.characterBounds
         let count = bounds.count - 1
         // Which suffixes split into number words (from the end), so the walk never backtracks.
         var splits = [Bool](repeating: false, count: count + 1)

@@ -154,3 +154,13 @@ enum OtherScripts {
         return made
     }
 }
+
+extension String {
+    /// The index of every character, then the end index: characters `i..<j` are
+    /// `self[bounds[i]..<bounds[j]]`, cut without an array of characters.
+    package var characterBounds: [String.Index] {
+        var bounds = Array(indices)
+        bounds.append(endIndex)
+        return bounds
+    }
+}

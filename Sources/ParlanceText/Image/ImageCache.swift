@@ -278,10 +278,12 @@ struct MappedFile {
         data = Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
     }
 
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
     /// Gives back the whole pages of `bytes` (a stretch of this file's mapping).
     func release(_ bytes: UnsafeRawBufferPointer) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let page = Self.pageSize
         let from = (Int(bitPattern: start) + page - 1) / page * page
         let to = (Int(bitPattern: start) + bytes.count) / page * page
         // Only pages of this mapping (never memory a copy of the data would live in).

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ParlanceContext
 import ParlanceText
 
@@ -384,7 +389,12 @@ struct PathArena {
     var nodes: [Node] = []
     var captures: [Capture] = []
 
-    init() { nodes.reserveCapacity(256) }
+    init(reserving capacity: Int = 0) { nodes.reserveCapacity(capacity) }
+
+    mutating func removeAll() {
+        nodes.removeAll(keepingCapacity: true)
+        captures.removeAll(keepingCapacity: true)
+    }
 
     mutating func add(score: Double, literals: Int, skips: Int, template: Int32, parent: Int32, capture: Int32) -> Int32 {
         nodes.append(Node(score: score, literals: literals, skips: skips, template: template, parent: parent, capture: capture))
@@ -423,11 +433,22 @@ struct PathArena {
 /// A hash table from non-negative integers to indices, with open addressing and a
 /// multiplicative hash: what the matcher looks up per step (states, slots, words by id),
 /// at a fraction of a `Dictionary`'s hashing. Look a key's slot up, then read or fill it.
+/// Emptied in time proportional to what it holds, so one table serves run after run.
 struct IndexTable {
     private var keys: [Int]
     private var values: [Int32]
-    private var count = 0
+    /// The slots in use, to empty them.
+    private var used: [Int32] = []
     private var mask: Int
+
+    /// A table that holds nothing and takes nothing: a stand-in until a real one is swapped in.
+    static var placeholder: IndexTable { IndexTable() }
+
+    private init() {
+        keys = []
+        values = []
+        mask = 0
+    }
 
     init(capacity: Int) {
         var size = 16
@@ -458,28 +479,94 @@ struct IndexTable {
     mutating func insert(_ key: Int, _ value: Int32, at slot: Int) {
         keys[slot] = key
         values[slot] = value
-        count += 1
-        if count * 2 > keys.count { grow() }
+        used.append(Int32(slot))
+        if used.count * 2 > keys.count { grow() }
     }
 
     mutating func removeAll() {
-        guard count > 0 else { return }
-        keys.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
-        count = 0
+        for slot in used { keys[Int(slot)] = -1 }
+        used.removeAll(keepingCapacity: true)
     }
 
     private mutating func grow() {
         let oldKeys = keys
         let oldValues = values
+        let oldUsed = used
         keys = Array(repeating: -1, count: oldKeys.count * 2)
         values = Array(repeating: 0, count: oldKeys.count * 2)
         mask = keys.count - 1
-        for (key, value) in zip(oldKeys, oldValues) where key != -1 {
+        used.removeAll(keepingCapacity: true)
+        for old in oldUsed {
+            let key = oldKeys[Int(old)]
             let i = slot(of: key)
             keys[i] = key
-            values[i] = value
+            values[i] = oldValues[Int(old)]
+            used.append(Int32(i))
         }
     }
+}
+
+/// What a matcher run works in, kept from run to run on each thread (`take()`, `give(_:)`):
+/// its tables, arena and lists are emptied, not made again, for every run.
+struct MatcherScratch {
+    var arena = PathArena(reserving: 256)
+    var agenda = IndexTable(capacity: 256)
+    var slotCache = IndexTable(capacity: 16)
+    var slips = IndexTable(capacity: 16)
+    /// Each offset's states.
+    var states: [[Int]] = []
+    /// The slot matches of every (slot, position) asked, one after another; `slotRanges` has
+    /// each one's stretch of them.
+    var slotMatches: [PathArena.SlotMatch] = []
+    var slotRanges: [Range<Int>] = []
+
+    /// Empties everything for a run over `length` units.
+    mutating func reset(length: Int) {
+        arena.removeAll()
+        agenda.removeAll()
+        slotCache.removeAll()
+        slips.removeAll()
+        for k in states.indices { states[k].removeAll(keepingCapacity: true) }
+        while states.count <= length { states.append([]) }
+        slotMatches.removeAll(keepingCapacity: true)
+        slotRanges.removeAll(keepingCapacity: true)
+    }
+
+    private final class Box {
+        var scratch: MatcherScratch?
+    }
+
+    /// The thread's scratch (a new one when the thread has none, or when a run is under way on
+    /// it already), to hand back with `give(_:)`.
+    static func take() -> MatcherScratch {
+        guard let raw = pthread_getspecific(key) else { return MatcherScratch() }
+        let box = Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue()
+        guard let scratch = box.scratch else { return MatcherScratch() }
+        box.scratch = nil
+        return scratch
+    }
+
+    /// Keeps a scratch for the thread's next run.
+    static func give(_ scratch: MatcherScratch) {
+        if let raw = pthread_getspecific(key) {
+            Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue().scratch = scratch
+        } else {
+            let box = Box()
+            box.scratch = scratch
+            pthread_setspecific(key, Unmanaged.passRetained(box).toOpaque())
+        }
+    }
+
+    /// The thread-specific key of each thread's box, which is released when its thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in
+            let pointer: UnsafeMutableRawPointer? = raw
+            guard let pointer else { return }
+            Unmanaged<Box>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
 }
 
 /// Runs an automaton over units [from, to) and returns, for each accepting state reached
@@ -514,6 +601,7 @@ struct AutomatonMatcher {
         self.ids = keys.map { automaton.id(of: $0) }
         self.lengths = keys.map(\.count)
         self.conjunction = oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
+        self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
@@ -525,17 +613,43 @@ struct AutomatonMatcher {
     let skippable: [Bool]
     /// Per unit, whether it joins list items (`SlotOracle.conjunctions`).
     let conjunction: [Bool]
+    /// Per unit, whether it cannot be (or start) a name (`SlotOracle.notNames`).
+    let notName: [Bool]
 
     func run(start: Int, from: Int, to: Int) -> [Int: MatchPath] {
+        var scratch = MatcherScratch.take()
+        defer { MatcherScratch.give(scratch) }
+        scratch.reset(length: to - from)
+        return run(start: start, from: from, to: to, in: &scratch)
+    }
+
+    private func run(start: Int, from: Int, to: Int, in scratch: inout MatcherScratch) -> [Int: MatchPath] {
         let length = to - from
         // Paths live in an arena (`PathArena`): values, no reference counting in the loop. The
-        // agenda maps (offset, state) to a path's index, and lists each offset's states.
+        // agenda maps (offset, state) to a path's index, and lists each offset's states. All
+        // of them are the thread's scratch, emptied (`MatcherScratch`).
         var arena = PathArena()
-        var agenda = IndexTable(capacity: 64 * (length + 1))
-        var states = (0...length).map { _ in
-            var list: [Int] = []
-            list.reserveCapacity(32)
-            return list
+        var agenda = IndexTable.placeholder
+        var states: [[Int]] = []
+        var slotCache = IndexTable.placeholder
+        var slips = IndexTable.placeholder
+        var slotMatchList: [PathArena.SlotMatch] = []
+        var slotRanges: [Range<Int>] = []
+        swap(&arena, &scratch.arena)
+        swap(&agenda, &scratch.agenda)
+        swap(&states, &scratch.states)
+        swap(&slotCache, &scratch.slotCache)
+        swap(&slips, &scratch.slips)
+        swap(&slotMatchList, &scratch.slotMatches)
+        swap(&slotRanges, &scratch.slotRanges)
+        defer {
+            swap(&arena, &scratch.arena)
+            swap(&agenda, &scratch.agenda)
+            swap(&states, &scratch.states)
+            swap(&slotCache, &scratch.slotCache)
+            swap(&slips, &scratch.slips)
+            swap(&slotMatchList, &scratch.slotMatches)
+            swap(&slotRanges, &scratch.slotRanges)
         }
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             let key = at << 32 | state
@@ -552,13 +666,10 @@ struct AutomatonMatcher {
         agenda.insert(start, arena.add(score: 0, literals: 0, skips: 0, template: -1, parent: -1, capture: -1), at: agenda.slot(of: start))
         var result: [Int: Int32] = [:]
         // The same slot at the same position is asked for by every template that has it
-        // there: work its matches out once (by slot and position, into `slotMatches`).
-        var slotCache = IndexTable(capacity: 16)
-        var slotMatchLists: [[PathArena.SlotMatch]] = []
+        // there: work its matches out once (by slot and position, into `slotMatchList`).
         let meter = WorkMeter.current
         // One-slip tests of the current position's unit against grammar words, by word id
-        // (1: near, 0: not), for one position at a time.
-        var slips = IndexTable(capacity: 16)
+        // (1: near, 0: not), for one position at a time (`slips`).
         for offset in 0...length {
             let position = from + offset
             slips.removeAll()
@@ -644,11 +755,14 @@ struct AutomatonMatcher {
                     if let known = slotCache.value(at: cached) {
                         list = Int(known)
                     } else {
-                        list = slotMatchLists.count
-                        slotMatchLists.append(slotMatches(automaton.slots[Int(step.key)], at: position, limit: to, into: &arena))
+                        list = slotRanges.count
+                        let first = slotMatchList.count
+                        slotMatches(automaton.slots[Int(step.key)], at: position, limit: to, into: &arena, appending: &slotMatchList)
+                        slotRanges.append(first..<slotMatchList.count)
                         slotCache.insert(key, Int32(list), at: cached)
                     }
-                    for match in slotMatchLists[list] {
+                    for k in slotRanges[list] {
+                        let match = slotMatchList[k]
                         let score = path.score + match.score + match.bonus
                         advance(match.end - from, step.state, score) {
                             $0.add(
@@ -662,62 +776,59 @@ struct AutomatonMatcher {
         return arena.paths(result)
     }
 
-    /// The ways a slot can match at `position`: where each ends, its score (and the capture's
-    /// bonus), its capture (put in `arena`) and the units it matched.
-    private func slotMatches(_ slot: Automaton.Slot, at position: Int, limit: Int, into arena: inout PathArena) -> [PathArena.SlotMatch] {
+    /// The ways a slot can match at `position`, appended to `result`: where each ends, its
+    /// score (and the capture's bonus), its capture (put in `arena`) and the units it matched.
+    private func slotMatches(
+        _ slot: Automaton.Slot, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch]
+    ) {
         let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
-        func match(_ end: Int, _ score: Double, _ capture: Capture, _ literals: Int) -> PathArena.SlotMatch {
-            PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals)
+        func match(_ end: Int, _ score: Double, _ capture: Capture, _ literals: Int) {
+            result.append(PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals))
         }
         switch slot.kind {
         case .app:
-            guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return [] }
-            return [match(app.upperBound, MatchScores.literal, Capture(parameter: slot.parameter, range: app, value: .app), app.count)]
+            guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return }
+            match(app.upperBound, MatchScores.literal, Capture(parameter: slot.parameter, range: app, value: .app), app.count)
         case .entity(let types):
-            return (oracle.entities[position] ?? []).compactMap { end, entity in
-                guard end <= limit, types.contains(entity.type.rawValue) else { return nil }
-                return match(
+            for (end, entity) in oracle.entities[position] ?? [] where end <= limit && types.contains(entity.type.rawValue) {
+                match(
                     end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .entity(entity)),
                     end - position)
             }
         case .goal:
-            return (oracle.entities[position] ?? []).compactMap { end, entity in
-                guard end <= limit, [.duration, .distance, .energy].contains(entity.type) else { return nil }
-                return match(
+            for (end, entity) in oracle.entities[position] ?? [] where end <= limit && [.duration, .distance, .energy].contains(entity.type) {
+                match(
                     end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position
                 )
             }
         case .enumeration:
-            guard let lexicon = oracle.enumerations[slot.parameter] else { return [] }
-            return lexicon.matches(keys, lengths: lengths, from: position).compactMap { end, value, exact in
-                guard end <= limit else { return nil }
+            guard let lexicon = oracle.enumerations[slot.parameter] else { return }
+            for (end, value, exact) in lexicon.matches(keys, lengths: lengths, from: position) where end <= limit {
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
-                return match(
-                    end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
+                match(end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
             }
         case .free(let maxLength, let list, let vocabulary, let perToken, let names):
-            var result: [PathArena.SlotMatch] = []
             let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
             // A name never starts with a function word ("my", "the"), unless a known phrase does
             // ("my mom"), or a title with its article ("la doctora Collins", "al doctor Braun"):
             // the title is part of the name as said, the article is not.
             var opener = 0
             var article = 0
-            if names, oracle.notNames.contains(keys[position]) {
+            if names, notName[position] {
                 let reach = min(phrases?.longest ?? 0, limit - position)
                 let knownPhrase =
                     reach >= 1 && (1...reach).contains { length in phrases?.contains(keys[position..<(position + length)]) == true }
                 if !knownPhrase {
                     guard let titles = oracle.vocabularies[SlotOracle.titlePhrases], let length = titles.longestMatch(keys, at: position)
-                    else { return [] }
+                    else { return }
                     opener = length
-                    while article < length, oracle.notNames.contains(keys[position + article]) { article += 1 }
+                    while article < length, notName[position + article] { article += 1 }
                 }
             }
             // A title opening the name is followed by at least one word of it.
             let first = position + 1 + opener
             let last = min(limit, position + maxLength)
-            guard first <= last else { return [] }
+            guard first <= last else { return }
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
             for end in first...last {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
@@ -742,7 +853,7 @@ struct AutomatonMatcher {
                         known += item.count
                         continue
                     }
-                    guard let perToken, !(names && oracle.notNames.contains(keys[item.lowerBound])) else {
+                    guard let perToken, !(names && notName[item.lowerBound]) else {
                         possible = false
                         break
                     }
@@ -766,9 +877,8 @@ struct AutomatonMatcher {
                 }
                 guard possible else { continue }
                 let value: CapturedValue = list ? .list(items) : .words
-                result.append(match(end, score, Capture(parameter: slot.parameter, range: (position + article)..<end, value: value), known))
+                match(end, score, Capture(parameter: slot.parameter, range: (position + article)..<end, value: value), known)
             }
-            return result
         }
     }
 
@@ -830,6 +940,7 @@ enum EditDistance {
     /// transposition of adjacent characters.
     static func withinOne(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
+        if endsRuleOut(a, b) { return false }
         // Lengths far apart in bytes: only multi-byte characters can bring them within one.
         // Count the shorter's characters, then the longer's only until it has two more.
         let la = a.utf8.count
@@ -856,6 +967,24 @@ enum EditDistance {
         let x = Array(a)
         let y = Array(b)
         return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in withinOne(x, y) } }
+    }
+
+    /// Whether two words' first and last bytes alone show them more than one edit apart: one
+    /// edit leaves the first or the last character of words of three characters or more as it
+    /// was. Only ASCII ends are read (a character is then its one byte), never a carriage
+    /// return or line feed (which make one character of two), and only words of three bytes or
+    /// more, which with such ends are words of two characters or more (a character that
+    /// begins or ends with an ASCII byte is that byte, or begins with it and goes on with
+    /// marks, or ends with it after a prepended mark); two words of two characters one edit
+    /// apart with ASCII ends are one byte each. Reads no character, allocates nothing.
+    @inline(__always) static func endsRuleOut(_ a: String, _ b: String) -> Bool {
+        guard let x = ends(a), let y = ends(b), x.first != y.first, x.last != y.last else { return false }
+        return (x.first | y.first | x.last | y.last) < 0x80 && x.first != 0x0D && y.first != 0x0D && x.last != 0x0A && y.last != 0x0A
+    }
+
+    /// A word's first and last bytes, when it has three or more (read from its storage).
+    @inline(__always) private static func ends(_ word: String) -> (first: UInt8, last: UInt8)? {
+        word.utf8.withContiguousStorageIfAvailable { bytes in bytes.count >= 3 ? (bytes[0], bytes[bytes.count - 1]) : nil } ?? nil
     }
 
     /// `withinOne` on any two sequences of comparable elements.

@@ -5,22 +5,41 @@ struct PhraseIndex<Value: Sendable>: Sendable {
 
     private final class Node: @unchecked Sendable {
         var children: [String: Node] = [:]
+        /// The child for `numberSlot`, apart from the words: no word lookup asks for it.
+        var slot: Node?
         var value: Value?
+
+        func child(_ key: String) -> Node? { key == PhraseIndex.numberSlot ? slot : children[key] }
     }
 
     private let root = Node()
     private(set) var count = 0
+    /// A 256-bit sketch of the phrases' first words (`sketch(_:)`): a unit whose bit is clear
+    /// starts no phrase, found without hashing it.
+    private var firstWords = [UInt64](repeating: 0, count: 4)
+
+    /// A word's bit in `firstWords`: from its length and its first and last bytes, read
+    /// without hashing the word.
+    @inline(__always) private static func sketch(_ word: String) -> Int {
+        let utf8 = word.utf8
+        var h = utf8.count &* 31
+        if let first = utf8.first { h = h &+ Int(first) &* 7 }
+        if let last = utf8.last { h ^= Int(last) << 2 }
+        return h & 255
+    }
 
     /// Adds a phrase; an existing value for the same keys is replaced only when `replace`.
     mutating func insert(_ keys: [String], _ value: Value, replace: Bool = false) {
         guard !keys.isEmpty else { return }
+        let bit = Self.sketch(keys[0])
+        firstWords[bit >> 6] |= 1 << UInt64(bit & 63)
         var node = root
         for key in keys {
-            if let next = node.children[key] {
+            if let next = node.child(key) {
                 node = next
             } else {
                 let next = Node()
-                node.children[key] = next
+                if key == Self.numberSlot { node.slot = next } else { node.children[key] = next }
                 node = next
             }
         }
@@ -33,7 +52,9 @@ struct PhraseIndex<Value: Sendable>: Sendable {
         var result: [(keys: [String], value: Value)] = []
         func walk(_ node: Node, _ path: [String]) {
             if let value = node.value { result.append((path, value)) }
-            for key in node.children.keys.sorted() { walk(node.children[key]!, path + [key]) }
+            var keys = Array(node.children.keys)
+            if node.slot != nil { keys.append(Self.numberSlot) }
+            for key in keys.sorted() { walk(node.child(key)!, path + [key]) }
         }
         walk(root, [])
         return result
@@ -42,7 +63,7 @@ struct PhraseIndex<Value: Sendable>: Sendable {
     func value(for keys: [String]) -> Value? {
         var node = root
         for key in keys {
-            guard let next = node.children[key] else { return nil }
+            guard let next = node.child(key) else { return nil }
             node = next
         }
         return node.value
@@ -54,12 +75,18 @@ struct PhraseIndex<Value: Sendable>: Sendable {
     func longestMatch(
         in units: [String], from start: Int, numberAt: (Int) -> (length: Int, value: Double)? = { _ in nil }
     ) -> (value: Value, end: Int, slots: [Double])? {
+        guard start < units.count else { return nil }
+        if root.slot == nil {
+            // No phrase opens with a number: most units are ruled out by the sketch, unhashed.
+            let bit = Self.sketch(units[start])
+            guard firstWords[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
+        }
         var best: (Value, Int, [Double])?
         func walk(_ node: Node, _ i: Int, _ slots: [Double]) {
             if let value = node.value, best == nil || i > best!.1 { best = (value, i, slots) }
             guard i < units.count else { return }
-            if let next = node.children[units[i]] { walk(next, i + 1, slots) }
-            if let slot = node.children[Self.numberSlot], let number = numberAt(i) {
+            if let next = node.child(units[i]) { walk(next, i + 1, slots) }
+            if let slot = node.slot, let number = numberAt(i) {
                 walk(slot, i + number.length, slots + [number.value])
             }
         }

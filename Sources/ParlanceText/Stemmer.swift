@@ -1,23 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CStemmer
 import ParlanceICU
 
 /// Snowball stemmers (libstemmer, through `CStemmer`), one per language, for features that
 /// should not care about inflection ("llamo", "llamar", "llamadas" → "llam"). A Snowball
-/// stemmer object is not thread-safe: each call borrows an idle one from a small pool.
+/// stemmer object is not thread-safe: each thread has its own, with the stems it has worked
+/// out (the same words come back utterance after utterance).
 public final class Stemmer: Sendable {
     /// The language code of the Snowball algorithm ("es", "en").
     public let language: String
-    private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
-    private let idle = Locked<[Handle]>([])
+    /// The thread-specific key of each thread's `Local`, released when its thread ends.
+    private let key: pthread_key_t
+
+    /// One thread's Snowball stemmer and the stems it gave.
+    private final class Local {
+        let handle: OpaquePointer?
+        var stems: [String: String] = [:]
+        init(language: String) { handle = sb_stemmer_new(language, "UTF_8") }
+        deinit { if let handle { sb_stemmer_delete(handle) } }
+    }
+
+    /// The most stems a thread keeps; past it, it forgets them all and starts again.
+    static let remembered = 20_000
 
     private init?(language: String) {
         guard let probe = sb_stemmer_new(language, "UTF_8") else { return nil }
+        sb_stemmer_delete(probe)
         self.language = language
-        idle.withLock { $0.append(Handle(pointer: probe)) }
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in
+            let pointer: UnsafeMutableRawPointer? = raw
+            guard let pointer else { return }
+            Unmanaged<Local>.fromOpaque(pointer).release()
+        }
+        self.key = key
     }
 
-    deinit {
-        idle.withLock { handles in for h in handles { sb_stemmer_delete(h.pointer) } }
+    // Stemmers live as long as the process (`shared(_:)` keeps them), so their keys are never
+    // deleted.
+
+    private var local: Local {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Local>.fromOpaque(raw).takeUnretainedValue() }
+        let made = Local(language: language)
+        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        return made
     }
 
     private static let cache = Locked<[String: Stemmer?]>([:])
@@ -36,14 +66,17 @@ public final class Stemmer: Sendable {
     /// The stem of one lower-case word (the word itself when it is not letters).
     public func stem(_ word: String) -> String {
         guard !word.isEmpty, word.utf8.count < 256 else { return word }
-        let handle = idle.withLock { $0.popLast() } ?? sb_stemmer_new(language, "UTF_8").map { Handle(pointer: $0) }
-        guard let handle else { return word }
-        defer { idle.withLock { if $0.count < 16 { $0.append(handle) } else { sb_stemmer_delete(handle.pointer) } } }
+        let local = self.local
+        if let known = local.stems[word] { return known }
+        guard let handle = local.handle else { return word }
         let bytes = Array(word.utf8)
-        guard let out = bytes.withUnsafeBufferPointer({ sb_stemmer_stem(handle.pointer, $0.baseAddress, Int32($0.count)) }) else {
+        guard let out = bytes.withUnsafeBufferPointer({ sb_stemmer_stem(handle, $0.baseAddress, Int32($0.count)) }) else {
             return word
         }
-        let length = Int(sb_stemmer_length(handle.pointer))
-        return String(decoding: UnsafeBufferPointer(start: out, count: length), as: UTF8.self)
+        let length = Int(sb_stemmer_length(handle))
+        let stem = String(decoding: UnsafeBufferPointer(start: out, count: length), as: UTF8.self)
+        if local.stems.count >= Self.remembered { local.stems.removeAll(keepingCapacity: true) }
+        local.stems[word] = stem
+        return stem
     }
 }

@@ -454,4 +454,8 @@ public struct VocabularyItem: Sendable, Decodable, Hashable {
 
 /// An app name's key (`TextNormalizer.key`) as names are compared: without spaces, hyphens,
 /// apostrophes or dots ("Monkey Chat", "monkey-chat" and "MonkeyChat" are one name).
-package func compactAppKey(_ key: String) -> String { key.filter { $0 != " " && $0 != "-" && $0 != "'" && $0 != "." } }
+package func compactAppKey(_ key: String) -> String {
+    // Most keys have none of the four: a scan of their bytes says so, without reading characters.
+    guard key.utf8.contains(where: { $0 == 0x20 || $0 == 0x2D || $0 == 0x27 || $0 == 0x2E }) else { return key }
+    return key.filter { $0 != " " && $0 != "-" && $0 != "'" && $0 != "." }
+}

@@ -288,7 +288,7 @@ struct PhraseLexicon: Sendable {
                 if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
             }
         }
-        let length = result.isEmpty && start < keys.count ? keys[start].count : 0
+        let length = result.isEmpty && start < keys.count ? (saidLengths?[start] ?? keys[start].count) : 0
         if length >= 5 {
             // The first long word (in insertion order) within one slip: the first of each of the
             // three lengths that can be, then the earliest of those.
@@ -506,6 +506,31 @@ struct IndexTable {
     }
 }
 
+/// Which units of an utterance are words of a vocabulary, each looked up when first asked: a
+/// run of units with one that is not is none of its phrases, found without hashing the run
+/// (`PhraseSet.contains` would).
+struct KnownUnits {
+    let vocabulary: String
+    let phrases: PhraseSet
+    /// Per unit: 1 a word of the vocabulary, 0 not, -1 not looked up yet.
+    private var known: [Int8]
+
+    init(vocabulary: String, phrases: PhraseSet, count: Int) {
+        self.vocabulary = vocabulary
+        self.phrases = phrases
+        known = Array(repeating: -1, count: count)
+    }
+
+    /// Whether `keys[range]` is one of the phrases.
+    mutating func isPhrase(_ keys: [String], _ range: Range<Int>) -> Bool {
+        for unit in range {
+            if known[unit] < 0 { known[unit] = phrases.words.contains(keys[unit]) ? 1 : 0 }
+            if known[unit] == 0 { return false }
+        }
+        return phrases.contains(keys[range])
+    }
+}
+
 /// What a matcher run works in, kept from run to run on each thread (`take()`, `give(_:)`):
 /// its tables, arena and lists are emptied, not made again, for every run.
 struct MatcherScratch {
@@ -519,6 +544,8 @@ struct MatcherScratch {
     /// each one's stretch of them.
     var slotMatches: [PathArena.SlotMatch] = []
     var slotRanges: [Range<Int>] = []
+    /// Which units the vocabularies slots asked about have among their words (`KnownUnits`).
+    var knownUnits: [KnownUnits] = []
 
     /// Empties everything for a run over `length` units.
     mutating func reset(length: Int) {
@@ -530,6 +557,7 @@ struct MatcherScratch {
         while states.count <= length { states.append([]) }
         slotMatches.removeAll(keepingCapacity: true)
         slotRanges.removeAll(keepingCapacity: true)
+        knownUnits.removeAll(keepingCapacity: true)
     }
 
     private final class Box {
@@ -635,6 +663,8 @@ struct AutomatonMatcher {
         var slips = IndexTable.placeholder
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
+        var knownUnits: [KnownUnits] = []
+        swap(&knownUnits, &scratch.knownUnits)
         swap(&arena, &scratch.arena)
         swap(&agenda, &scratch.agenda)
         swap(&states, &scratch.states)
@@ -643,6 +673,7 @@ struct AutomatonMatcher {
         swap(&slotMatchList, &scratch.slotMatches)
         swap(&slotRanges, &scratch.slotRanges)
         defer {
+            swap(&knownUnits, &scratch.knownUnits)
             swap(&arena, &scratch.arena)
             swap(&agenda, &scratch.agenda)
             swap(&states, &scratch.states)
@@ -757,7 +788,9 @@ struct AutomatonMatcher {
                     } else {
                         list = slotRanges.count
                         let first = slotMatchList.count
-                        slotMatches(automaton.slots[Int(step.key)], at: position, limit: to, into: &arena, appending: &slotMatchList)
+                        slotMatches(
+                            automaton.slots[Int(step.key)], at: position, limit: to, into: &arena, appending: &slotMatchList,
+                            known: &knownUnits)
                         slotRanges.append(first..<slotMatchList.count)
                         slotCache.insert(key, Int32(list), at: cached)
                     }
@@ -779,7 +812,8 @@ struct AutomatonMatcher {
     /// The ways a slot can match at `position`, appended to `result`: where each ends, its
     /// score (and the capture's bonus), its capture (put in `arena`) and the units it matched.
     private func slotMatches(
-        _ slot: Automaton.Slot, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch]
+        _ slot: Automaton.Slot, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch],
+        known: inout [KnownUnits]
     ) {
         let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
         func match(_ end: Int, _ score: Double, _ capture: Capture, _ literals: Int) {
@@ -808,7 +842,21 @@ struct AutomatonMatcher {
                 match(end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
             }
         case .free(let maxLength, let list, let vocabulary, let perToken, let names):
-            let phrases = vocabulary.flatMap { oracle.vocabularies[$0] }
+            // The vocabulary, with which units are its words, once per run.
+            var v: Int?
+            if let vocabulary {
+                if let made = known.firstIndex(where: { $0.vocabulary == vocabulary }) {
+                    v = made
+                } else if let phrases = oracle.vocabularies[vocabulary] {
+                    known.append(KnownUnits(vocabulary: vocabulary, phrases: phrases, count: keys.count))
+                    v = known.count - 1
+                }
+            }
+            let phrases = v.map { known[$0].phrases }
+            func isPhrase(_ range: Range<Int>) -> Bool {
+                guard let v else { return false }
+                return known[v].isPhrase(keys, range)
+            }
             // A name never starts with a function word ("my", "the"), unless a known phrase does
             // ("my mom"), or a title with its article ("la doctora Collins", "al doctor Braun"):
             // the title is part of the name as said, the article is not.
@@ -817,7 +865,7 @@ struct AutomatonMatcher {
             if names, notName[position] {
                 let reach = min(phrases?.longest ?? 0, limit - position)
                 let knownPhrase =
-                    reach >= 1 && (1...reach).contains { length in phrases?.contains(keys[position..<(position + length)]) == true }
+                    reach >= 1 && (1...reach).contains { length in isPhrase(position..<(position + length)) }
                 if !knownPhrase {
                     guard let titles = oracle.vocabularies[SlotOracle.titlePhrases], let length = titles.longestMatch(keys, at: position)
                     else { return }
@@ -838,12 +886,12 @@ struct AutomatonMatcher {
                     break
                 }
                 guard var items = list ? splitList((position + article)..<end) : [(position + article)..<end] else { continue }
-                if list, let phrases { items = items.flatMap { segment($0, phrases) ?? [$0] } }
+                if list, let phrases { items = items.flatMap { segment($0, phrases, isPhrase) ?? [$0] } }
                 var score = 0.0
                 var known = 0
                 var possible = true
                 for item in items {
-                    if let phrases, item.count <= phrases.longest, phrases.contains(keys[item]) {
+                    if let phrases, item.count <= phrases.longest, isPhrase(item) {
                         score += MatchScores.knownNameToken * Double(item.count)
                         known += item.count
                         continue
@@ -888,14 +936,14 @@ struct AutomatonMatcher {
 
     /// An unknown item that splits entirely into known names ("bobo luis" said without a
     /// comma), longest names first; nil when it does not.
-    private func segment(_ item: Range<Int>, _ phrases: PhraseSet) -> [Range<Int>]? {
-        guard item.count > 1, !(item.count <= phrases.longest && phrases.contains(keys[item])) else { return nil }
+    private func segment(_ item: Range<Int>, _ phrases: PhraseSet, _ isPhrase: (Range<Int>) -> Bool) -> [Range<Int>]? {
+        guard item.count > 1, !(item.count <= phrases.longest && isPhrase(item)) else { return nil }
         var parts: [Range<Int>] = []
         var start = item.lowerBound
         while start < item.upperBound {
             var found: Int?
             for length in stride(from: min(phrases.longest, item.upperBound - start), through: 1, by: -1)
-            where phrases.contains(keys[start..<(start + length)]) {
+            where isPhrase(start..<(start + length)) {
                 found = length
                 break
             }

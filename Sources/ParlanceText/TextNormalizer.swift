@@ -101,6 +101,20 @@ public enum TextNormalizer {
     /// Lowercase ASCII without touching ICU, or nil when the text is not plain ASCII.
     @inline(__always)
     static func asciiLowercased(_ text: String) -> String? {
+        // Already lower-case ASCII (most words): the string itself, nothing copied.
+        let upper = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var upper = false
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                if b &- 0x41 < 26 { upper = true }
+            }
+            return upper
+        }
+        switch upper {
+        case .some(.some(false)): return text
+        case .some(.none): return nil
+        default: break
+        }
         var utf8 = Array(text.utf8)
         for i in utf8.indices {
             let b = utf8[i]

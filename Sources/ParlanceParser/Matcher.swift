@@ -569,20 +569,22 @@ struct MatcherScratch {
     static func take() -> MatcherScratch {
         guard let raw = pthread_getspecific(key) else { return MatcherScratch() }
         let box = Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue()
-        guard let scratch = box.scratch else { return MatcherScratch() }
-        box.scratch = nil
-        return scratch
+        // Moved out, not copied (a copy would count a reference to every table twice).
+        var scratch: MatcherScratch?
+        swap(&scratch, &box.scratch)
+        return scratch ?? MatcherScratch()
     }
 
-    /// Keeps a scratch for the thread's next run.
-    static func give(_ scratch: MatcherScratch) {
+    /// Keeps a scratch for the thread's next run (moved in: `scratch` is left nil).
+    static func give(_ scratch: inout MatcherScratch?) {
+        let box: Box
         if let raw = pthread_getspecific(key) {
-            Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue().scratch = scratch
+            box = Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue()
         } else {
-            let box = Box()
-            box.scratch = scratch
+            box = Box()
             pthread_setspecific(key, Unmanaged.passRetained(box).toOpaque())
         }
+        swap(&box.scratch, &scratch)
     }
 
     /// The thread-specific key of each thread's box, which is released when its thread ends.
@@ -645,10 +647,10 @@ struct AutomatonMatcher {
     let notName: [Bool]
 
     func run(start: Int, from: Int, to: Int) -> [Int: MatchPath] {
-        var scratch = MatcherScratch.take()
-        defer { MatcherScratch.give(scratch) }
-        scratch.reset(length: to - from)
-        return run(start: start, from: from, to: to, in: &scratch)
+        var scratch: MatcherScratch? = MatcherScratch.take()
+        defer { MatcherScratch.give(&scratch) }
+        scratch!.reset(length: to - from)
+        return run(start: start, from: from, to: to, in: &scratch!)
     }
 
     private func run(start: Int, from: Int, to: Int, in scratch: inout MatcherScratch) -> [Int: MatchPath] {
@@ -878,6 +880,9 @@ struct AutomatonMatcher {
             let last = min(limit, position + maxLength)
             guard first <= last else { return }
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
+            // The items of each end, in one array made once.
+            var items: [Range<Int>] = []
+            items.reserveCapacity(4)
             for end in first...last {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 // Nor does such a value run across a sentence, or across a comma unless it is a
@@ -885,8 +890,16 @@ struct AutomatonMatcher {
                 if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) {
                     break
                 }
-                guard var items = list ? splitList((position + article)..<end) : [(position + article)..<end] else { continue }
-                if list, let phrases { items = items.flatMap { segment($0, phrases, isPhrase) ?? [$0] } }
+                items.removeAll(keepingCapacity: true)
+                if list {
+                    guard splitList((position + article)..<end, into: &items) else { continue }
+                    // Only an item of several words may split into known names.
+                    if let phrases, items.contains(where: { $0.count > 1 }) {
+                        items = items.flatMap { segment($0, phrases, isPhrase) ?? [$0] }
+                    }
+                } else {
+                    items.append((position + article)..<end)
+                }
                 var score = 0.0
                 var known = 0
                 var possible = true
@@ -954,13 +967,13 @@ struct AutomatonMatcher {
         return parts.count > 1 ? parts : nil
     }
 
-    /// Splits a range into list items at commas and conjunctions; nil when an item is empty.
-    private func splitList(_ range: Range<Int>) -> [Range<Int>]? {
-        var items: [Range<Int>] = []
+    /// Splits a range into list items at commas and conjunctions, appended to `items`; false
+    /// when an item is empty.
+    private func splitList(_ range: Range<Int>, into items: inout [Range<Int>]) -> Bool {
         var start = range.lowerBound
         for unit in range {
             if conjunction[unit] {
-                guard unit > start else { return nil }
+                guard unit > start else { return false }
                 items.append(start..<unit)
                 start = unit + 1
             } else if oracle.units[unit].commaBefore, unit > start {
@@ -968,9 +981,9 @@ struct AutomatonMatcher {
                 start = unit
             }
         }
-        guard start < range.upperBound else { return nil }
+        guard start < range.upperBound else { return false }
         items.append(start..<range.upperBound)
-        return items
+        return true
     }
 }
 

@@ -57,6 +57,8 @@ private struct Recognition {
     var numberAt: [Int: NumberMatch] = [:]
     var candidates: [Candidate] = []
     let normalizedUnits: [String]
+    /// The language's repetition words, taken from the pack once per utterance (not per unit).
+    let recurrenceWords: DateLexicon.RecurrenceWords?
 
     init(pack: LanguagePack, stream: TokenStream, reference: ReferenceTime, regionCurrency: String?) {
         self.pack = pack
@@ -64,6 +66,7 @@ private struct Recognition {
         self.reference = reference
         self.regionCurrency = regionCurrency
         self.normalizedUnits = stream.normalized
+        self.recurrenceWords = pack.dates.recurrence
     }
 
     mutating func run() -> [Entity] {
@@ -222,7 +225,7 @@ private struct Recognition {
     /// soir") or weekdays ("every Monday and Thursday", "tous les lundis"); then a time of day
     /// ("at 9"), unless `time` was said before it.
     private func recurrence(at i: Int, time said: (hour: Int, minute: Int)?) -> (Int, Recurrence)? {
-        guard let words = pack.dates.recurrence, i < stream.count else { return nil }
+        guard let words = recurrenceWords, i < stream.count else { return nil }
         let keys = stream.keys
         var j = i
         var frequency: Recurrence.Frequency

@@ -41,8 +41,8 @@ final class CustomGrammar: Sendable {
     let verbified: LanguageGrammar.Compiled
     /// Enum lexicons by slot parameter (`slotName`: "#0.soup").
     let enumerations: [String: PhraseLexicon]
-    /// The first word of every phrase of `enumerations` (`SlotOracle.valueStarts`).
-    let valueStartWords: Set<String>
+    /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStarts`).
+    let valueStartWords: [String: [PhraseLexicon]]
 
     var isEmpty: Bool { templates.isEmpty }
 

@@ -581,7 +581,7 @@ public final class IntentParser: UtteranceParser {
             conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil,
             mentions: kept)
         oracle.valueStarts = SlotOracle.valueStarts(
-            units, oracle.enumerations, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
+            units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
         return accepted.sorted { $0.key < $1.key }.compactMap { state, path in

@@ -69,8 +69,8 @@ final class LanguageGrammar: Sendable {
     let prefixRule: Compiled
     let suffixRule: Compiled
     let enumerations: [String: PhraseLexicon]
-    /// The first word of every phrase of `enumerations` (`SlotOracle.valueStarts`).
-    let valueStartWords: Set<String>
+    /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStarts`).
+    let valueStartWords: [String: [PhraseLexicon]]
     /// Words that imply an enum value anywhere in a request of an intent with that parameter
     /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").
     let cues: [String: Cues]

@@ -138,18 +138,22 @@ struct SlotOracle {
     static let titlePhrases = "title phrases"
 
     /// Per unit, whether one of the lexicons' phrases starts there, said exactly.
-    /// `startWords`: the first words of the lexicons' phrases (`startWords(_:)`), which rule
-    /// out nearly every unit at once.
-    static func valueStarts(_ units: [MatchUnit], _ enumerations: [String: PhraseLexicon], startWords: Set<String>) -> [Bool] {
-        guard units.contains(where: { startWords.contains($0.key) }) else { return Array(repeating: false, count: units.count) }
+    /// `startWords`: the lexicons' phrases by their first word (`startWords(_:)`): a unit that
+    /// starts none is ruled out at once, and only the lexicons that have a phrase starting
+    /// with it are asked.
+    static func valueStarts(_ units: [MatchUnit], startWords: [String: [PhraseLexicon]]) -> [Bool] {
+        guard units.contains(where: { startWords[$0.key] != nil }) else { return Array(repeating: false, count: units.count) }
         let keys = units.map(\.key)
-        return keys.indices.map { i in startWords.contains(keys[i]) && enumerations.values.contains { $0.startsExactly(keys, at: i) } }
+        return keys.indices.map { i in startWords[keys[i]]?.contains { $0.startsExactly(keys, at: i) } ?? false }
     }
 
-    /// The first word of every phrase of the lexicons.
-    static func startWords(_ enumerations: [String: PhraseLexicon]) -> Set<String> {
-        var words: Set<String> = []
-        for lexicon in enumerations.values { words.formUnion(lexicon.firstWords) }
+    /// The lexicons by the first word of each of their phrases.
+    static func startWords(_ enumerations: [String: PhraseLexicon]) -> [String: [PhraseLexicon]] {
+        var words: [String: [PhraseLexicon]] = [:]
+        for name in enumerations.keys.sorted() {
+            let lexicon = enumerations[name]!
+            for word in lexicon.firstWords { words[word, default: []].append(lexicon) }
+        }
         return words
     }
 }

@@ -403,6 +403,15 @@ struct DecisionStage: ParseStage {
         else { return decided }
         let features = parser.classifierFeatures(
             units: u.units, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies)
+        // The unrestricted distribution of the whole utterance, worked out once for whichever
+        // of the checks below asks for it.
+        var whole: [(label: String, p: Double)]?
+        func wholeDistribution() -> [(label: String, p: Double)] {
+            if let whole { return whole }
+            let made = IntentParser.distribution(model, features: features, allowed: nil)
+            whole = made
+            return made
+        }
         // A template reading of a request that names no app, which the trained tier is sure is
         // none of the intents ("remind me to call Dad at five"): a near miss, not a request.
         if u.mentions.isEmpty, !u.appInNames {
@@ -416,13 +425,15 @@ struct DecisionStage: ParseStage {
             let places = Self.knownPlaceUnits(frame, u, parser)
             let names = Self.knownNameUnits(frame, u, parser)
             func noneReading(leavingOut left: Set<Int>) -> (none: Double, first: String?) {
-                let vetoFeatures =
+                let ranked =
                     left.isEmpty
-                    ? features
-                    : parser.classifierFeatures(
-                        units: u.units.indices.filter { !left.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
-                        grammar: u.grammar, vocabularies: u.vocabularies)
-                let ranked = IntentParser.distribution(model, features: vetoFeatures, allowed: nil)
+                    ? wholeDistribution()
+                    : IntentParser.distribution(
+                        model,
+                        features: parser.classifierFeatures(
+                            units: u.units.indices.filter { !left.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
+                            grammar: u.grammar, vocabularies: u.vocabularies),
+                        allowed: nil)
                 return (ranked.first { $0.label == FallbackModel.none }?.p ?? 0, ranked.first?.label)
             }
             // A template that had to bend is weaker evidence: the trained tier need only find
@@ -449,8 +460,7 @@ struct DecisionStage: ParseStage {
             // A list or note said only by a name no vocabulary knows, with no word for a list or a
             // note anywhere ("add Morten Harket to This Is Puccini" is a playlist's): the template
             // guessed; it stands only if the trained tier reads the same intent.
-            if let name = Self.unknownBareItemName(frame, u, parser),
-                IntentParser.distribution(model, features: features, allowed: nil).first?.label != frame.name
+            if let name = Self.unknownBareItemName(frame, u, parser), wholeDistribution().first?.label != frame.name
             {
                 return ParseResult(
                     intent: nil, alternatives: [frame],
@@ -469,7 +479,9 @@ struct DecisionStage: ParseStage {
         // ride anymore, cancel it" is no workout's "cancel it"): the trained tier, which read
         // them, need only be clearly surer of another intent, of any domain.
         let afterPreamble = !state.candidates.contains { $0.name == frame.name && !$0.afterPreamble }
-        let ranked = IntentParser.distribution(model, features: features, allowed: u.mentions.first.map { m in { m.app.handles($0) } })
+        let ranked =
+            u.mentions.first.map { m in IntentParser.distribution(model, features: features, allowed: { m.app.handles($0) }) }
+            ?? wholeDistribution()
         guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name else { return decided }
         let framed = ranked.first { $0.label == frame.name }?.p ?? 0
         let overrules =

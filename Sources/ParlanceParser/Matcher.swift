@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ParlanceContext
 import ParlanceText
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One unit of the stream that templates match: a word, number or symbol token, or ":".
 /// Other punctuation is left out of matching (it stays in the spans of free text).
@@ -836,7 +837,8 @@ struct AutomatonMatcher {
                     end - position)
             }
         case .goal:
-            for (end, entity) in oracle.entities[position] ?? [] where end <= limit && [.duration, .distance, .energy].contains(entity.type) {
+            for (end, entity) in oracle.entities[position] ?? [] where end <= limit && [.duration, .distance, .energy].contains(entity.type)
+            {
                 match(
                     end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position
                 )

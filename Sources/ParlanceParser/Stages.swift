@@ -460,8 +460,7 @@ struct DecisionStage: ParseStage {
             // A list or note said only by a name no vocabulary knows, with no word for a list or a
             // note anywhere ("add Morten Harket to This Is Puccini" is a playlist's): the template
             // guessed; it stands only if the trained tier reads the same intent.
-            if let name = Self.unknownBareItemName(frame, u, parser), wholeDistribution().first?.label != frame.name
-            {
+            if let name = Self.unknownBareItemName(frame, u, parser), wholeDistribution().first?.label != frame.name {
                 return ParseResult(
                     intent: nil, alternatives: [frame],
                     reason:

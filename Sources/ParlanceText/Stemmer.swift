@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CStemmer
 import ParlanceICU
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Snowball stemmers (libstemmer, through `CStemmer`), one per language, for features that
 /// should not care about inflection ("llamo", "llamar", "llamadas" → "llam"). A Snowball

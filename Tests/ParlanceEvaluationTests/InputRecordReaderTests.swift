@@ -1,8 +1,8 @@
 import Foundation
+import ParlanceText
 import Testing
 
 @testable import ParlanceEvaluation
-import ParlanceText
 
 /// Batch lines are read in one pass (`InputRecordReader`) when they are plain; these tests hold
 /// every record it gives against `JSONDecoder`'s, and check that it gives one for the lines
@@ -54,7 +54,8 @@ import ParlanceText
         let deepest = JSONGuard.maximumDepth - 1
         let deep = #"{"text": "a", "x": "# + String(repeating: "[", count: deepest) + String(repeating: "]", count: deepest) + "}"
         #expect(InputRecordReader.read(Array(deep.utf8)) != nil)
-        let tooDeep = #"{"text": "a", "x": "# + String(repeating: "[", count: deepest + 1) + String(repeating: "]", count: deepest + 1) + "}"
+        let tooDeep =
+            #"{"text": "a", "x": "# + String(repeating: "[", count: deepest + 1) + String(repeating: "]", count: deepest + 1) + "}"
         #expect(InputRecordReader.read(Array(tooDeep.utf8)) == nil)
     }
 

@@ -43,7 +43,7 @@ instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2
 
 echo "# Parlance speed — $(date -u +%Y-%m-%d), $(uname -m), $(nproc) cores, $(swift --version 2>/dev/null | head -1)"
 echo
-echo "Build: \`swift build -c release ${build[*]:-}\`."
+echo "Build: \`swift build -c release${build[*]:+ ${build[*]}}\`."
 echo
 echo "## Start-up: one \`parlance parse\` (demo context, with resolution), images made"
 echo

@@ -1,12 +1,6 @@
 import ParlanceContext
 import ParlanceText
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One unit of the stream that templates match: a word, number or symbol token, or ":".
 /// Other punctuation is left out of matching (it stays in the spans of free text).
 struct MatchUnit: Sendable {
@@ -569,39 +563,20 @@ struct MatcherScratch {
         var scratch: MatcherScratch?
     }
 
+    /// Each thread's box.
+    private static let box = ThreadLocal { Box() }
+
     /// The thread's scratch (a new one when the thread has none, or when a run is under way on
     /// it already), to hand back with `give(_:)`.
     static func take() -> MatcherScratch {
-        guard let raw = pthread_getspecific(key) else { return MatcherScratch() }
-        let box = Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue()
         // Moved out, not copied (a copy would count a reference to every table twice).
         var scratch: MatcherScratch?
-        swap(&scratch, &box.scratch)
+        swap(&scratch, &box.value.scratch)
         return scratch ?? MatcherScratch()
     }
 
     /// Keeps a scratch for the thread's next run (moved in: `scratch` is left nil).
-    static func give(_ scratch: inout MatcherScratch?) {
-        let box: Box
-        if let raw = pthread_getspecific(key) {
-            box = Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue()
-        } else {
-            box = Box()
-            pthread_setspecific(key, Unmanaged.passRetained(box).toOpaque())
-        }
-        swap(&box.scratch, &scratch)
-    }
-
-    /// The thread-specific key of each thread's box, which is released when its thread ends.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { raw in
-            let pointer: UnsafeMutableRawPointer? = raw
-            guard let pointer else { return }
-            Unmanaged<Box>.fromOpaque(pointer).release()
-        }
-        return key
-    }()
+    static func give(_ scratch: inout MatcherScratch?) { swap(&box.value.scratch, &scratch) }
 }
 
 /// Runs an automaton over units [from, to) and returns, for each accepting state reached
@@ -671,15 +646,8 @@ struct AutomatonMatcher {
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
         var knownUnits: [KnownUnits] = []
-        swap(&knownUnits, &scratch.knownUnits)
-        swap(&arena, &scratch.arena)
-        swap(&agenda, &scratch.agenda)
-        swap(&states, &scratch.states)
-        swap(&slotCache, &scratch.slotCache)
-        swap(&slips, &scratch.slips)
-        swap(&slotMatchList, &scratch.slotMatches)
-        swap(&slotRanges, &scratch.slotRanges)
-        defer {
+        // In from the scratch now, back to it at the end.
+        func exchange() {
             swap(&knownUnits, &scratch.knownUnits)
             swap(&arena, &scratch.arena)
             swap(&agenda, &scratch.agenda)
@@ -689,6 +657,8 @@ struct AutomatonMatcher {
             swap(&slotMatchList, &scratch.slotMatches)
             swap(&slotRanges, &scratch.slotRanges)
         }
+        exchange()
+        defer { exchange() }
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             let key = at << 32 | state
             let slot = agenda.slot(of: key)

@@ -1,12 +1,6 @@
 import CStemmer
 import ParlanceICU
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Snowball stemmers (libstemmer, through `CStemmer`), one per language, for features that
 /// should not care about inflection ("llamo", "llamar", "llamadas" → "llam"). A Snowball
 /// stemmer object is not thread-safe: each thread has its own, with the stems it has worked
@@ -14,8 +8,9 @@ import ParlanceICU
 public final class Stemmer: Sendable {
     /// The language code of the Snowball algorithm ("es", "en").
     public let language: String
-    /// The thread-specific key of each thread's `Local`, released when its thread ends.
-    private let key: pthread_key_t
+    /// Each thread's stemmer and stems (the stemmer lives as long as the process: `shared(_:)`
+    /// keeps it).
+    private let local: ThreadLocal<Local>
 
     /// One thread's Snowball stemmer and the stems it gave.
     private final class Local {
@@ -32,23 +27,7 @@ public final class Stemmer: Sendable {
         guard let probe = sb_stemmer_new(language, "UTF_8") else { return nil }
         sb_stemmer_delete(probe)
         self.language = language
-        var key = pthread_key_t()
-        pthread_key_create(&key) { raw in
-            let pointer: UnsafeMutableRawPointer? = raw
-            guard let pointer else { return }
-            Unmanaged<Local>.fromOpaque(pointer).release()
-        }
-        self.key = key
-    }
-
-    // Stemmers live as long as the process (`shared(_:)` keeps them), so their keys are never
-    // deleted.
-
-    private var local: Local {
-        if let raw = pthread_getspecific(key) { return Unmanaged<Local>.fromOpaque(raw).takeUnretainedValue() }
-        let made = Local(language: language)
-        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
-        return made
+        local = ThreadLocal { Local(language: language) }
     }
 
     private static let cache = Locked<[String: Stemmer?]>([:])
@@ -67,7 +46,7 @@ public final class Stemmer: Sendable {
     /// The stem of one lower-case word (the word itself when it is not letters).
     public func stem(_ word: String) -> String {
         guard !word.isEmpty, word.utf8.count < 256 else { return word }
-        let local = self.local
+        let local = self.local.value
         if let known = local.stems[word] { return known }
         guard let handle = local.handle else { return word }
         let bytes = Array(word.utf8)

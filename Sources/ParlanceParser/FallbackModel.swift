@@ -223,20 +223,26 @@ enum FallbackFeatures {
         trigrams.reserveCapacity(words.count * 6)
         bigrams.reserveCapacity(words.count + 1)
         for word in words {
-            wordFeatures.append("w:" + word)
+            wordFeatures.append(feature(UInt8(ascii: "w"), word))
             guard !word.hasPrefix("#"), !word.hasPrefix("@") else { continue }
             // The Snowball stem: one feature for "llamo", "llamar", "llamadas".
-            if let stemmer { stems.append("s:" + stemmer.stem(word)) }
-            // Character trigrams of the padded word, cut from the string by its character
-            // boundaries (no array of characters, no string per character).
+            if let stemmer { stems.append(feature(UInt8(ascii: "s"), stemmer.stem(word))) }
+            // Character trigrams of the padded word. A word of printable ASCII has one character
+            // per byte: its trigrams are cut from the bytes. Any other word is cut by its
+            // character boundaries (no array of characters, no string per character).
+            if word.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                asciiTrigrams(word, into: &trigrams)
+                continue
+            }
             let padded = "<" + word + ">"
             let bounds = padded.characterBounds
             if bounds.count >= 4 {
                 for k in 0...(bounds.count - 4) { trigrams.append("c:" + padded[bounds[k]..<bounds[k + 3]]) }
             }
         }
-        let bounded = ["^"] + words + ["$"]
-        for k in 0..<(bounded.count - 1) { bigrams.append("b:" + bounded[k] + " " + bounded[k + 1]) }
+        for k in 0...words.count {
+            bigrams.append(bigram(k == 0 ? "^" : words[k - 1], k == words.count ? "$" : words[k]))
+        }
         var unique: [String] = []
         unique.reserveCapacity(wordFeatures.count + stems.count + trigrams.count + bigrams.count)
         func add(_ kind: inout [String]) {
@@ -249,6 +255,66 @@ enum FallbackFeatures {
         add(&stems)
         add(&wordFeatures)
         return unique
+    }
+
+    /// `kind`, a colon and `word`: "w:call", written in one go.
+    private static func feature(_ kind: UInt8, _ word: String) -> String {
+        String(unsafeUninitializedCapacity: word.utf8.count + 2) { buffer in
+            buffer[0] = kind
+            buffer[1] = UInt8(ascii: ":")
+            var i = 2
+            for byte in word.utf8 {
+                buffer[i] = byte
+                i += 1
+            }
+            return i
+        }
+    }
+
+    /// "b:", two words and a space between them: "b:call mom", written in one go.
+    private static func bigram(_ first: String, _ second: String) -> String {
+        String(unsafeUninitializedCapacity: first.utf8.count + second.utf8.count + 3) { buffer in
+            buffer[0] = UInt8(ascii: "b")
+            buffer[1] = UInt8(ascii: ":")
+            var i = 2
+            for byte in first.utf8 {
+                buffer[i] = byte
+                i += 1
+            }
+            buffer[i] = UInt8(ascii: " ")
+            i += 1
+            for byte in second.utf8 {
+                buffer[i] = byte
+                i += 1
+            }
+            return i
+        }
+    }
+
+    /// The trigrams of "<word>" for a word of printable ASCII (one character per byte), each
+    /// as "c:" and its three bytes: the same strings as cutting by character boundaries.
+    private static func asciiTrigrams(_ word: String, into trigrams: inout [String]) {
+        let count = word.utf8.count + 2
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { padded in
+            padded[0] = UInt8(ascii: "<")
+            var i = 1
+            for byte in word.utf8 {
+                padded[i] = byte
+                i += 1
+            }
+            padded[i] = UInt8(ascii: ">")
+            for k in 0...(count - 3) {
+                trigrams.append(
+                    String(unsafeUninitializedCapacity: 5) { buffer in
+                        buffer[0] = UInt8(ascii: "c")
+                        buffer[1] = UInt8(ascii: ":")
+                        buffer[2] = padded[k]
+                        buffer[3] = padded[k + 1]
+                        buffer[4] = padded[k + 2]
+                        return 5
+                    })
+            }
+        }
     }
 }
 

@@ -137,9 +137,14 @@ struct SlotOracle {
     /// starts none is ruled out at once, and only the lexicons that have a phrase starting
     /// with it are asked.
     static func valueStarts(_ units: [MatchUnit], startWords: [String: [PhraseLexicon]]) -> [Bool] {
-        guard units.contains(where: { startWords[$0.key] != nil }) else { return Array(repeating: false, count: units.count) }
-        let keys = units.map(\.key)
-        return keys.indices.map { i in startWords[keys[i]]?.contains { $0.startsExactly(keys, at: i) } ?? false }
+        var starts = [Bool](repeating: false, count: units.count)
+        var keys: [String]?
+        for i in units.indices {
+            guard let lexicons = startWords[units[i].key] else { continue }
+            if keys == nil { keys = units.map(\.key) }
+            starts[i] = lexicons.contains { $0.startsExactly(keys!, at: i) }
+        }
+        return starts
     }
 
     /// The lexicons by the first word of each of their phrases.
@@ -189,7 +194,12 @@ struct PhraseSet: Sendable {
     /// The length of the longest phrase said from `start` on, nil when none is.
     func longestMatch(_ keys: [String], at start: Int) -> Int? {
         guard start < keys.count else { return nil }
-        return stride(from: min(longest, keys.count - start), through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
+        // A phrase holds only words of the set: none runs past the first key that is not one.
+        let most = min(longest, keys.count - start)
+        var reach = 0
+        while reach < most, words.contains(keys[start + reach]) { reach += 1 }
+        guard reach > 0 else { return nil }
+        return stride(from: reach, through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
     }
 
     /// A known phrase said a little differently: split or run together ("banana rific",

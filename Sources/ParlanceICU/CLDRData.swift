@@ -39,6 +39,20 @@ public enum CLDRCurrencies {
 
     /// The currency of the locale's region ("es_MX" → "MXN"); nil for a locale without region.
     public static func currency(forLocale locale: String) -> String? {
+        if let known = currencies.withLock({ $0[locale] }) { return known }
+        let found = lookUpCurrency(forLocale: locale)
+        currencies.withLock { known in
+            // A bound on what callers' locale strings can make it hold.
+            if known.count >= 1_000 { known.removeAll() }
+            known[locale] = found
+        }
+        return found
+    }
+
+    /// Each locale's currency once looked up (nil: none), as ICU gave it.
+    private static let currencies = Locked<[String: String?]>([:])
+
+    private static func lookUpCurrency(forLocale locale: String) -> String? {
         var status: Int32 = 0
         var out = [CChar](repeating: 0, count: 4)
         let n = locale.withCString { pl_currency_for_locale($0, &out, &status) }

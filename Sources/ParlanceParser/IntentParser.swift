@@ -126,7 +126,7 @@ public final class IntentParser: UtteranceParser {
                 reason: "utterance too long: \(spaced) words, the parser reads at most \(IntentParser.maximumWords)",
                 explanation: Explanation(decidedBy: "none", source: nil, score: nil, appMention: nil, notes: []))
         }
-        let analysis = try analyzer.analyze(text, locale: locale, referenceTime: referenceTime)
+        let analysis = try analyzer.tokensAndEntities(text, locale: locale, referenceTime: referenceTime)
         let units = IntentParser.units(analysis.tokens, titles: language.grammar.titleWords)
         guard !units.isEmpty, units.count <= IntentParser.maximumWords else {
             let reason =
@@ -437,7 +437,7 @@ public final class IntentParser: UtteranceParser {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
                     let joined = compactKeys[range].concatenated()
-                    let joinedCount = pass == 0 ? 0 : joined.count
+                    let joinedCount = pass == 0 ? 0 : joined.characterCount
                     // Only a name of six characters or more may be said with a slip or inflected,
                     // and the said name is then at least seven.
                     if pass == 1, joinedCount < AppNameKeys.shortestNear { continue }

@@ -173,6 +173,10 @@ struct PhraseSet: Sendable {
     private(set) var longest = 0
     /// Every word of every phrase.
     private(set) var words: Set<String> = []
+    /// Sketches (`Bits256`) of `joined`, and of `byLength`'s keys (word count, first byte): a
+    /// run that is none is ruled out without making or hashing it.
+    private var joinedSketch = Bits256()
+    private var nearSketch = Bits256()
     /// Vocabularies larger than this get no near matching (it scans the phrases).
     static let nearMatchLimit = 2_000
 
@@ -182,10 +186,13 @@ struct PhraseSet: Sendable {
         longest = max(longest, keys.count)
         words.formUnion(keys)
         joined.insert(keys.joined())
+        joinedSketch.insert(Bits256.sketch(joining: keys[...]))
         if phrases.count <= Self.nearMatchLimit {
             byLength[NearKey(count: keys.count, first: keys.first?.first), default: []].append(keys)
+            nearSketch.insert(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil))
         } else {
             byLength = [:]
+            nearSketch = Bits256()
         }
     }
 
@@ -207,16 +214,20 @@ struct PhraseSet: Sendable {
     /// Crunch"). For closed slots, which otherwise take known phrases only.
     func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
         guard keys.count <= longest + 3 else { return false }
-        let run = keys.concatenated()
-        if run.count >= 6, joined.contains(run) { return true }
-        guard let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)] else { return false }
+        if joinedSketch.contains(Bits256.sketch(joining: keys)) {
+            let run = keys.concatenated()
+            if run.characterCount >= 6, joined.contains(run) { return true }
+        }
+        guard nearSketch.contains(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil)),
+            let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)]
+        else { return false }
         let said = Array(keys)
         for phrase in candidates {
             var slips = 0
             var ok = true
             for (a, b) in zip(said, phrase) where a != b {
                 slips += 1
-                if slips > 1 || a.count < 4 || !EditDistance.withinOne(a, b) {
+                if slips > 1 || a.characterCount < 4 || !EditDistance.withinOne(a, b) {
                     ok = false
                     break
                 }
@@ -237,12 +248,20 @@ struct PhraseLexicon: Sendable {
     /// near phrase found is always the same one): the one-word phrases of five letters or
     /// more, and the phrases of several words by their first character, each word with its
     /// length in characters.
-    private var longWords: [(word: String, length: Int, value: String)] = []
+    private var longWords: [(word: String, length: Int, value: String, ends: (first: UInt8, last: UInt8)?)] = []
     /// `longWords`' indices by length, in insertion order.
     private var longWordsByLength: [Int: [Int]] = [:]
-    /// The first word of every phrase.
+    /// The first word of every phrase, and their sketch (`Bits256`): most units are ruled
+    /// out without hashing them.
     private(set) var firstWords: Set<String> = []
-    private var severalWords: [Character: [(phrase: [String], lengths: [Int], value: String)]] = [:]
+    private var firstSketch = Bits256()
+    /// The phrases of several words, each word with its length in characters, and their indices
+    /// by the first character of the phrase (in insertion order); `severalFirstBytes` has the
+    /// first byte of each such character, so that a unit that starts none is ruled out without
+    /// making its first character.
+    private var several: [(phrase: [String], lengths: [Int], value: String)] = []
+    private var severalByFirst: [Character: [Int]] = [:]
+    private var severalFirstBytes = Bits256()
 
     /// Every insertion, in order: an image of the lexicon replays them (`ImageCodable`), so
     /// that a lexicon read from an image is the one built, down to its scanning order.
@@ -256,19 +275,25 @@ struct PhraseLexicon: Sendable {
         } else {
             entries[keys] = value
             firstWords.insert(keys[0])
+            firstSketch.insert(Bits256.sketch(keys[0]))
             let lengths = keys.map(\.count)
             if keys.count == 1, lengths[0] >= 5 {
                 longWordsByLength[lengths[0], default: []].append(longWords.count)
-                longWords.append((keys[0], lengths[0], value))
+                longWords.append((keys[0], lengths[0], value, EditDistance.ends(keys[0])))
             }
-            if keys.count > 1, let first = keys[0].first { severalWords[first, default: []].append((keys, lengths, value)) }
+            if keys.count > 1, let first = keys[0].first, let byte = keys[0].utf8.first {
+                severalByFirst[first, default: []].append(several.count)
+                several.append((keys, lengths, value))
+                severalFirstBytes.insert(Int(byte))
+            }
         }
         longest = max(longest, keys.count)
     }
 
     /// Whether one of the phrases starts at `start`, said exactly.
     func startsExactly(_ keys: [String], at start: Int) -> Bool {
-        guard longest > 0, start < keys.count, firstWords.contains(keys[start]) else { return false }
+        guard longest > 0, start < keys.count, firstSketch.contains(Bits256.sketch(keys[start])), firstWords.contains(keys[start])
+        else { return false }
         return (1...longest).contains { n in start + n <= keys.count && entries[Array(keys[start..<(start + n)])] != nil }
     }
 
@@ -292,7 +317,7 @@ struct PhraseLexicon: Sendable {
     func matches(_ keys: [String], lengths saidLengths: [Int]? = nil, from start: Int) -> [(Int, String, Bool)] {
         var result: [(Int, String, Bool)] = []
         // Every phrase starts with one of `firstWords`: one lookup rules out most positions.
-        if start < keys.count, firstWords.contains(keys[start]) {
+        if start < keys.count, firstSketch.contains(Bits256.sketch(keys[start])), firstWords.contains(keys[start]) {
             for length in 1...max(1, longest) where start + length <= keys.count {
                 if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
             }
@@ -302,10 +327,12 @@ struct PhraseLexicon: Sendable {
             // The first long word (in insertion order) within one slip: the first of each of the
             // three lengths that can be, then the earliest of those.
             var first: Int?
+            // Words whose ends alone rule them out are not compared (`EditDistance.endsRuleOut`).
+            let ends = EditDistance.ends(keys[start])
             for known in (length - 1)...(length + 1) {
                 for index in longWordsByLength[known] ?? [] {
                     if let first, index > first { break }
-                    if EditDistance.withinOne(keys[start], longWords[index].word) {
+                    if !EditDistance.endsRuleOut(ends, longWords[index].ends), EditDistance.withinOne(keys[start], longWords[index].word) {
                         first = index
                         break
                     }
@@ -315,19 +342,23 @@ struct PhraseLexicon: Sendable {
         }
         // A phrase of several words with one of them a little different ("tomato soups",
         // "sopas de tomate" for "Tomato Soup", "sopa de tomate"): the plural, or a slip.
-        if result.isEmpty, start < keys.count, let first = keys[start].first, let candidates = severalWords[first] {
-            for (phrase, lengths, value) in candidates where start + phrase.count <= keys.count {
+        if result.isEmpty, start < keys.count, let byte = keys[start].utf8.first, severalFirstBytes.contains(Int(byte)),
+            let first = keys[start].first, let candidates = severalByFirst[first]
+        {
+            for index in candidates where start + several[index].phrase.count <= keys.count {
+                let phrase = several[index].phrase
+                let lengths = several[index].lengths
                 var slips = 0
-                for (n, (said, known)) in zip(keys[start..<(start + phrase.count)], phrase).enumerated() where said != known {
+                for n in phrase.indices where keys[start + n] != phrase[n] {
                     slips += 1
                     if slips > 1 || lengths[n] < 4 || saidLengths.map({ abs($0[start + n] - lengths[n]) > 1 }) == true
-                        || !EditDistance.withinOne(said, known)
+                        || !EditDistance.withinOne(keys[start + n], phrase[n])
                     {
                         slips = 2
                         break
                     }
                 }
-                if slips == 1 { result.append((start + phrase.count, value, false)) }
+                if slips == 1 { result.append((start + phrase.count, several[index].value, false)) }
             }
         }
         return result
@@ -619,7 +650,7 @@ struct AutomatonMatcher {
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         self.ids = keys.map { automaton.id(of: $0) }
-        self.lengths = keys.map(\.count)
+        self.lengths = keys.map(\.characterCount)
         self.conjunction = oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
         self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
         self.bend = bend
@@ -708,7 +739,6 @@ struct AutomatonMatcher {
                     }
                     continue
                 }
-                let unit = keys[position]
                 // After a skipped word, only a template word (or another skip) may follow: words
                 // are inserted between template words, never put in place of one.
                 let words = ids[position].map { wordSteps.steps(of: state, reading: $0) } ?? Automaton.StepTable.none
@@ -752,6 +782,7 @@ struct AutomatonMatcher {
                         if let known = slips.value(at: memo) {
                             near = known == 1
                         } else {
+                            let unit = keys[position]
                             let key = automaton.words[Int(step.key)]
                             near = EditDistance.withinOne(unit, key) && (length >= 5 || EditDistance.isTransposition(unit, key))
                             slips.insert(Int(step.key), near ? 1 : 0, at: memo)
@@ -1024,13 +1055,16 @@ enum EditDistance {
     /// begins or ends with an ASCII byte is that byte, or begins with it and goes on with
     /// marks, or ends with it after a prepended mark); two words of two characters one edit
     /// apart with ASCII ends are one byte each. Reads no character, allocates nothing.
-    @inline(__always) static func endsRuleOut(_ a: String, _ b: String) -> Bool {
-        guard let x = ends(a), let y = ends(b), x.first != y.first, x.last != y.last else { return false }
+    @inline(__always) static func endsRuleOut(_ a: String, _ b: String) -> Bool { endsRuleOut(ends(a), ends(b)) }
+
+    /// `endsRuleOut` on the words' `ends(_:)`, read beforehand.
+    @inline(__always) static func endsRuleOut(_ x: (first: UInt8, last: UInt8)?, _ y: (first: UInt8, last: UInt8)?) -> Bool {
+        guard let x, let y, x.first != y.first, x.last != y.last else { return false }
         return (x.first | y.first | x.last | y.last) < 0x80 && x.first != 0x0D && y.first != 0x0D && x.last != 0x0A && y.last != 0x0A
     }
 
     /// A word's first and last bytes, when it has three or more (read from its storage).
-    @inline(__always) private static func ends(_ word: String) -> (first: UInt8, last: UInt8)? {
+    @inline(__always) static func ends(_ word: String) -> (first: UInt8, last: UInt8)? {
         word.utf8.withContiguousStorageIfAvailable { bytes in bytes.count >= 3 ? (bytes[0], bytes[bytes.count - 1]) : nil } ?? nil
     }
 

@@ -167,7 +167,7 @@ struct UnavailableAppFinder: Sendable {
                 // "tu peux paypaler"): the name and an ending of one to three letters, near the start,
                 // for names that are no ordinary word.
                 if found == nil, length == 1, i <= Self.verbPosition {
-                    let count = joined.count
+                    let count = joined.characterCount
                     found = entries.first { e in
                         let extra = count - e.length
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.

@@ -223,7 +223,7 @@ struct NumberLexicon: Sendable {
 
     /// The value of a compound number word the table lacks ("dreihunderttausend").
     private func compoundValue(_ key: String) -> Int64? {
-        guard key.count >= 8, key.unicodeScalars.count <= WordLength.longest else { return nil }
+        guard key.characterCount >= 8, key.unicodeScalars.count <= WordLength.longest else { return nil }
         return composeWord(key)
     }
 

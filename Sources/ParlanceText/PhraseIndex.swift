@@ -14,25 +14,14 @@ struct PhraseIndex<Value: Sendable>: Sendable {
 
     private let root = Node()
     private(set) var count = 0
-    /// A 256-bit sketch of the phrases' first words (`sketch(_:)`): a unit whose bit is clear
+    /// The sketch of the phrases' first words (`Bits256.sketch(_:)`): a unit whose bit is clear
     /// starts no phrase, found without hashing it.
-    private var firstWords = [UInt64](repeating: 0, count: 4)
-
-    /// A word's bit in `firstWords`: from its length and its first and last bytes, read
-    /// without hashing the word.
-    @inline(__always) private static func sketch(_ word: String) -> Int {
-        let utf8 = word.utf8
-        var h = utf8.count &* 31
-        if let first = utf8.first { h = h &+ Int(first) &* 7 }
-        if let last = utf8.last { h ^= Int(last) << 2 }
-        return h & 255
-    }
+    private var firstWords = Bits256()
 
     /// Adds a phrase; an existing value for the same keys is replaced only when `replace`.
     mutating func insert(_ keys: [String], _ value: Value, replace: Bool = false) {
         guard !keys.isEmpty else { return }
-        let bit = Self.sketch(keys[0])
-        firstWords[bit >> 6] |= 1 << UInt64(bit & 63)
+        firstWords.insert(Bits256.sketch(keys[0]))
         var node = root
         for key in keys {
             if let next = node.child(key) {
@@ -78,8 +67,7 @@ struct PhraseIndex<Value: Sendable>: Sendable {
         guard start < units.count else { return nil }
         if root.slot == nil {
             // No phrase opens with a number: most units are ruled out by the sketch, unhashed.
-            let bit = Self.sketch(units[start])
-            guard firstWords[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
+            guard firstWords.contains(Bits256.sketch(units[start])) else { return nil }
         }
         var best: (Value, Int, [Double])?
         func walk(_ node: Node, _ i: Int, _ slots: [Double]) {

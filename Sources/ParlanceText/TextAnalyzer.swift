@@ -37,10 +37,18 @@ public final class TextAnalyzer: Sendable {
 
     /// Tokens and typed values (numbers, amounts, dates, durations, distances).
     public func analyze(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> TextAnalysis {
+        let (tokens, entities) = try tokensAndEntities(text, locale: locale, referenceTime: referenceTime)
+        return TextAnalysis(locale: locale, text: text, referenceTime: referenceTime.description, tokens: tokens, entities: entities)
+    }
+
+    /// The analysis's tokens and typed values alone, for a caller that reads nothing else
+    /// (the parser: no reference time written out as text per utterance).
+    package func tokensAndEntities(_ text: String, locale: ParlanceLocale, referenceTime: ReferenceTime) throws -> (
+        tokens: [Token], entities: [Entity]
+    ) {
         let pack = try pack(for: locale)
         let tokens = pack.tokenizer.tokenize(text)
-        let entities = pack.entities(in: tokens, text: text, locale: locale, reference: referenceTime)
-        return TextAnalysis(locale: locale, text: text, referenceTime: referenceTime.description, tokens: tokens, entities: entities)
+        return (tokens, pack.entities(in: tokens, text: text, locale: locale, reference: referenceTime))
     }
 }
 

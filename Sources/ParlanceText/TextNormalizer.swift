@@ -170,6 +170,13 @@ enum OtherScripts {
 }
 
 extension String {
+    /// The number of characters, as `count` gives it, read from the bytes when every byte is
+    /// ASCII other than a carriage return (each such byte is one character; "\r\n" is one).
+    package var characterCount: Int {
+        let utf8 = self.utf8
+        return utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? utf8.count : count
+    }
+
     /// The index of every character, then the end index: characters `i..<j` are
     /// `self[bounds[i]..<bounds[j]]`, cut without an array of characters.
     package var characterBounds: [String.Index] {

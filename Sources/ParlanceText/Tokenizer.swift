@@ -29,7 +29,13 @@ public final class Tokenizer: Sendable {
         self.elisions = data.elisions.map { (TextNormalizer.key($0.key), $0.value) }.sorted { $0.key.count > $1.key.count }
         self.clitics = data.clitics.map(CliticSplitter.init)
         self.suffixes = data.suffixes.map(TextNormalizer.key).sorted { $0.count > $1.count }
+        self.elisionLengths = elisions.map(\.key.count)
+        self.suffixLengths = suffixes.map(\.count)
     }
+
+    /// Each elision's and each suffix's length in characters, counted once.
+    private let elisionLengths: [Int]
+    private let suffixLengths: [Int]
 
     /// The tokens of `text`, in order. Whitespace and invisible format characters (bidi
     /// controls, zero-width joiners between words) are not tokens.
@@ -87,9 +93,9 @@ public final class Tokenizer: Sendable {
             }
         }
         let key = TextNormalizer.key(word)
-        let keyCount = key.count  // once: counting a long word's characters is its length
+        let keyCount = key.characterCount  // once: counting a long word's characters is its length
         // Elision: "d'hier", "l’album", "qu'il".
-        for elision in elisions where keyCount > elision.key.count && key.hasPrefix(elision.key) {
+        for (n, elision) in elisions.enumerated() where keyCount > elisionLengths[n] && key.hasPrefix(elision.key) {
             let length = elision.key.unicodeScalars.count
             guard length < scalars.count else { break }
             tokens.append(
@@ -99,7 +105,7 @@ public final class Tokenizer: Sendable {
             splitWord(String(String.UnicodeScalarView(scalars[length...])), span: Span(span.start + length, span.end), into: &tokens)
             return
         }
-        for suffix in suffixes where keyCount > suffix.count + 1 && key.hasSuffix(suffix) {
+        for (n, suffix) in suffixes.enumerated() where keyCount > suffixLengths[n] + 1 && key.hasSuffix(suffix) {
             let length = suffix.unicodeScalars.count
             guard length < scalars.count else { break }
             splitWord(

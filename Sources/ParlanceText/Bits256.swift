@@ -1,0 +1,59 @@
+/// A set of 256 bits: what the phrase tables check before hashing a word.
+///
+/// `sketch(_:)` gives a word's bit from its UTF-8 length and its first and last bytes, read
+/// without hashing it: a table that sets the bit of each of its words rules out any word whose
+/// bit is clear. Keys are normalized (`TextNormalizer.key`), so two equal keys have the same
+/// bytes and the same bit: a clear bit never rules out a key that is there.
+package struct Bits256: Sendable {
+    @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    @inlinable package init() {}
+
+    @inlinable package mutating func insert(_ bit: Int) {
+        let mask = UInt64(1) << UInt64(bit & 63)
+        switch (bit >> 6) & 3 {
+        case 0: words.0 |= mask
+        case 1: words.1 |= mask
+        case 2: words.2 |= mask
+        default: words.3 |= mask
+        }
+    }
+
+    @inlinable @inline(__always) package func contains(_ bit: Int) -> Bool {
+        let mask = UInt64(1) << UInt64(bit & 63)
+        switch (bit >> 6) & 3 {
+        case 0: return words.0 & mask != 0
+        case 1: return words.1 & mask != 0
+        case 2: return words.2 & mask != 0
+        default: return words.3 & mask != 0
+        }
+    }
+
+    /// A word's bit: from its length in bytes and its first and last bytes.
+    @inlinable @inline(__always) package static func sketch(_ word: String) -> Int {
+        let utf8 = word.utf8
+        return sketch(count: utf8.count, first: utf8.first, last: utf8.last)
+    }
+
+    /// The bit of a word of `count` bytes that starts and ends with these bytes (nil: empty).
+    @inlinable @inline(__always) package static func sketch(count: Int, first: UInt8?, last: UInt8?) -> Int {
+        var h = count &* 31
+        if let first { h = h &+ Int(first) &* 7 }
+        if let last { h ^= Int(last) << 2 }
+        return h & 255
+    }
+
+    /// The bit of the words run together, worked out from the words (no string made).
+    @inlinable @inline(__always) package static func sketch(joining words: ArraySlice<String>) -> Int {
+        var count = 0
+        var first: UInt8?
+        var last: UInt8?
+        for word in words {
+            let utf8 = word.utf8
+            count += utf8.count
+            if first == nil { first = utf8.first }
+            if let end = utf8.last { last = end }
+        }
+        return sketch(count: count, first: first, last: last)
+    }
+}

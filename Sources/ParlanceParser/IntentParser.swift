@@ -358,6 +358,12 @@ public final class IntentParser: UtteranceParser {
         let lengths: [[Int]]
         /// The apps (in the context's order) that have a name with this compact key.
         let exact: [String: [Int]]
+        /// The sketch of `exact`'s keys (`Bits256`): a run whose bit is clear names no app
+        /// exactly, found without joining or hashing it.
+        let exactSketch: Bits256
+        /// Per app, its names' ends (`EditDistance.ends`): a name said with one slip keeps
+        /// one of them.
+        let ends: [[(first: UInt8, last: UInt8)?]]
         /// Every app's index.
         let every: [Int]
         /// The shortest name that may be said with one slip ("MonkyChat"), and the shortest
@@ -377,6 +383,10 @@ public final class IntentParser: UtteranceParser {
                 for name in Set(names) { exact[name, default: []].append(index) }
             }
             self.exact = exact
+            var sketch = Bits256()
+            for key in exact.keys { sketch.insert(Bits256.sketch(key)) }
+            exactSketch = sketch
+            ends = keys.map { $0.map(EditDistance.ends) }
             every = Array(apps.indices)
         }
     }
@@ -436,11 +446,16 @@ public final class IntentParser: UtteranceParser {
             search: for pass in 0..<2 {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
+                    // Ruled out before the run is joined: by the sketch of the exact names, or
+                    // (with one slip or inflected) by its bytes, never fewer than its characters.
+                    if pass == 0, !appKeys.exactSketch.contains(Bits256.sketch(joining: compactKeys[range])) { continue }
+                    if pass == 1, compactKeys[range].reduce(0, { $0 + $1.utf8.count }) < AppNameKeys.shortestNear { continue }
                     let joined = compactKeys[range].concatenated()
                     let joinedCount = pass == 0 ? 0 : joined.characterCount
                     // Only a name of six characters or more may be said with a slip or inflected,
                     // and the said name is then at least seven.
                     if pass == 1, joinedCount < AppNameKeys.shortestNear { continue }
+                    let joinedEnds = pass == 0 ? nil : EditDistance.ends(joined)
                     for index in pass == 0 ? appKeys.exact[joined] ?? [] : appKeys.every {
                         let names = appKeys.keys[index]
                         let lengths = appKeys.lengths[index]
@@ -449,6 +464,7 @@ public final class IntentParser: UtteranceParser {
                             || names.indices.contains {
                                 let n = lengths[$0]
                                 return n >= AppNameKeys.shortestSlipped && abs(n - joinedCount) <= 1
+                                    && !EditDistance.endsRuleOut(joinedEnds, appKeys.ends[index][$0])
                                     && EditDistance.withinOne(joined, names[$0])
                             }
                             || (length == 1

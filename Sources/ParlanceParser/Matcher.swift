@@ -441,7 +441,7 @@ struct PathArena {
         return Int32(nodes.count - 1)
     }
 
-    mutating func add(_ capture: Capture) -> Int32 {
+    mutating func add(_ capture: consuming Capture) -> Int32 {
         captures.append(capture)
         return Int32(captures.count - 1)
     }
@@ -834,7 +834,7 @@ struct AutomatonMatcher {
         known: inout [KnownUnits]
     ) {
         let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
-        func match(_ end: Int, _ score: Double, _ capture: Capture, _ literals: Int) {
+        func match(_ end: Int, _ score: Double, _ capture: consuming Capture, _ literals: Int) {
             result.append(PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals))
         }
         switch slot.kind {

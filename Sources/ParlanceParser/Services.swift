@@ -120,11 +120,22 @@ struct UnavailableAppFinder: Sendable {
         self.entries = kept
         self.longest = 3
         self.exact = Dictionary(kept.indices.map { (kept[$0].key, $0) }, uniquingKeysWith: min)
+        // Two ASCII strings are equal only byte for byte: with every key ASCII, the sketch rules
+        // out an ASCII run (keys that are not normalized may be equal in other ways).
+        if kept.allSatisfy({ $0.key.utf8.allSatisfy { $0 < 0x80 } }) {
+            var sketch = Bits256()
+            for entry in kept { sketch.insert(Bits256.sketch(entry.key)) }
+            self.asciiSketch = sketch
+        } else {
+            self.asciiSketch = nil
+        }
         self.longestKey = kept.map(\.key.unicodeScalars.count).max() ?? 0
     }
 
     /// The first entry of each key.
     private let exact: [String: Int]
+    /// The sketch of the keys (`Bits256`) when every key is ASCII, else nil.
+    private let asciiSketch: Bits256?
     /// The most scalars a key has: words longer than any name (with its verb ending, in any
     /// normalization form) are not looked up, so that a word of thousands of letters or marks
     /// costs one count, not a comparison with every name.
@@ -150,6 +161,7 @@ struct UnavailableAppFinder: Sendable {
         // keys end to end.
         let unitKeys = units.map { UnavailableAppFinder.key($0.token.text) }
         let unitScalars = units.map { $0.token.text.unicodeScalars.count }
+        let unitASCII = asciiSketch == nil ? [] : unitKeys.map { $0.utf8.allSatisfy { $0 < 0x80 } }
         var i = 0
         while i < units.count {
             if taken.contains(where: { $0.contains(i) }) {
@@ -161,8 +173,15 @@ struct UnavailableAppFinder: Sendable {
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
                 // Case-folded but with its accents: "über" is a German word, not Uber.
                 guard unitScalars[range].reduce(0, +) <= 4 * longestKey + 3 else { continue }
+                // An ASCII run whose sketch no key has is no key: only a name made a verb (below) may
+                // still be said there.
+                let ruledOut =
+                    asciiSketch.map { sketch in
+                        unitASCII[range].allSatisfy { $0 } && !sketch.contains(Bits256.sketch(joining: unitKeys[range]))
+                    } ?? false
+                if ruledOut, !(length == 1 && i <= Self.verbPosition) { continue }
                 let joined = unitKeys[range].concatenated()
-                var found = exact[joined].map { entries[$0] }
+                var found = ruledOut ? nil : exact[joined].map { entries[$0] }
                 // The name made a verb where a verb stands ("whatsappe Rob", "bizumea a Rob",
                 // "tu peux paypaler"): the name and an ending of one to three letters, near the start,
                 // for names that are no ordinary word.

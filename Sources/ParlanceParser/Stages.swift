@@ -22,8 +22,26 @@ struct Utterance {
     /// An app's name said inside a known name of its vocabulary ("a Zippy XL"): the request is
     /// for that app, though the name is not a mention.
     var appInNames = false
+    /// `unavailableApp(_:)` once worked out (nil: not yet; read it through that method).
+    var unavailable: UnavailableMention?? = nil
 
     var grammar: LanguageGrammar { language.grammar }
+
+    /// The first app said that the user does not have, among all the units
+    /// (`IntentParser.unavailableApp`), worked out once: the apps stage and the classifier's
+    /// features both ask.
+    mutating func unavailableApp(_ parser: IntentParser) -> UnavailableMention? {
+        if let known = unavailable { return known }
+        let found = parser.unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies)
+        unavailable = .some(found)
+        return found
+    }
+
+    /// What the classifier reads as "@app" in the whole utterance (`IntentParser.featureMentions`).
+    mutating func featureMentions(_ parser: IntentParser) -> [Range<Int>] {
+        guard mentions.isEmpty else { return mentions.map(\.range) }
+        return unavailableApp(parser).map { [$0.range] } ?? []
+    }
 
     /// The words of units `range` as said, and their span.
     func said(_ range: Range<Int>) -> (raw: String, span: Span) { IntentParser.said(range, units: units, scalars: scalars) }
@@ -211,7 +229,7 @@ struct AppsStage: ParseStage {
     func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
         // "on WhatsApp", "get me an Uber", "Venmo Paul …": with a context that lists apps, no
         // intent; never another app, never a parameter.
-        if u.mentions.isEmpty, let unavailable = parser.unavailableApp(in: u.units, grammar: u.grammar, vocabularies: u.vocabularies) {
+        if u.mentions.isEmpty, let unavailable = u.unavailableApp(parser) {
             let said = u.units[unavailable.range].map(\.token.text).joined(separator: " ")
             if parser.context.listsApps {
                 return ParseResult(
@@ -402,7 +420,7 @@ struct DecisionStage: ParseStage {
             let model = try u.language.model()
         else { return decided }
         let features = parser.classifierFeatures(
-            units: u.units, entities: u.entities, mentions: u.mentions, grammar: u.grammar, vocabularies: u.vocabularies)
+            units: u.units, entities: u.entities, mentionRanges: u.featureMentions(parser), grammar: u.grammar)
         // The unrestricted distribution of the whole utterance, worked out once for whichever
         // of the checks below asks for it.
         var whole: [(label: String, p: Double)]?

@@ -25,10 +25,14 @@ extension IntentParser {
     func classifierFeatures(
         units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]
     ) -> [String] {
-        FallbackFeatures.extract(
+        classifierFeatures(
             units: units, entities: entities,
-            mentions: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies),
-            stemmer: Stemmer.shared(grammar.language))
+            mentionRanges: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies), grammar: grammar)
+    }
+
+    /// The classifier's features, with the ranges read as "@app" already known (`featureMentions`).
+    func classifierFeatures(units: [MatchUnit], entities: [Entity], mentionRanges: [Range<Int>], grammar: LanguageGrammar) -> [String] {
+        FallbackFeatures.extract(units: units, entities: entities, mentions: mentionRanges, stemmer: Stemmer.shared(grammar.language))
     }
 
     func trainedInput(

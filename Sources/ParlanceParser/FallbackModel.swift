@@ -230,7 +230,7 @@ enum FallbackFeatures {
             // Character trigrams of the padded word. A word of printable ASCII has one character
             // per byte: its trigrams are cut from the bytes. Any other word is cut by its
             // character boundaries (no array of characters, no string per character).
-            if word.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            if Self.isPrintableASCII(word) {
                 asciiTrigrams(word, into: &trigrams)
                 continue
             }
@@ -257,17 +257,33 @@ enum FallbackFeatures {
         return unique
     }
 
+    /// Whether every byte of a word is printable ASCII (read from its storage when it has one).
+    private static func isPrintableASCII(_ word: String) -> Bool {
+        word.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+            ?? word.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// Writes a word's UTF-8 into `buffer` from `start`; returns where it ends.
+    private static func write(_ word: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        let copied = word.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+            if let source = bytes.baseAddress { (buffer.baseAddress! + start).update(from: source, count: bytes.count) }
+            return bytes.count
+        }
+        if let copied { return start + copied }
+        var i = start
+        for byte in word.utf8 {
+            buffer[i] = byte
+            i += 1
+        }
+        return i
+    }
+
     /// `kind`, a colon and `word`: "w:call", written in one go.
     private static func feature(_ kind: UInt8, _ word: String) -> String {
         String(unsafeUninitializedCapacity: word.utf8.count + 2) { buffer in
             buffer[0] = kind
             buffer[1] = UInt8(ascii: ":")
-            var i = 2
-            for byte in word.utf8 {
-                buffer[i] = byte
-                i += 1
-            }
-            return i
+            return write(word, into: buffer, at: 2)
         }
     }
 
@@ -276,18 +292,9 @@ enum FallbackFeatures {
         String(unsafeUninitializedCapacity: first.utf8.count + second.utf8.count + 3) { buffer in
             buffer[0] = UInt8(ascii: "b")
             buffer[1] = UInt8(ascii: ":")
-            var i = 2
-            for byte in first.utf8 {
-                buffer[i] = byte
-                i += 1
-            }
-            buffer[i] = UInt8(ascii: " ")
-            i += 1
-            for byte in second.utf8 {
-                buffer[i] = byte
-                i += 1
-            }
-            return i
+            let end = write(first, into: buffer, at: 2)
+            buffer[end] = UInt8(ascii: " ")
+            return write(second, into: buffer, at: end + 1)
         }
     }
 
@@ -297,12 +304,7 @@ enum FallbackFeatures {
         let count = word.utf8.count + 2
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { padded in
             padded[0] = UInt8(ascii: "<")
-            var i = 1
-            for byte in word.utf8 {
-                padded[i] = byte
-                i += 1
-            }
-            padded[i] = UInt8(ascii: ">")
+            padded[write(word, into: padded, at: 1)] = UInt8(ascii: ">")
             for k in 0...(count - 3) {
                 trigrams.append(
                     String(unsafeUninitializedCapacity: 5) { buffer in

@@ -65,7 +65,7 @@ public struct FrameModel: Sendable {
             w.strings(tagger.labels)
             w.u8(tagger.capitalsCarrySignal ? 1 : 0)
             w.floats(tagger.transitions)
-            let rows = tagger.featureIndex.sorted { $0.key < $1.key }
+            let rows = (0..<tagger.features.count).map { (tagger.features.string($0), Int32($0)) }.sorted { $0.0 < $1.0 }
             w.u32(UInt32(rows.count))
             for (name, row) in rows {
                 w.string(name)
@@ -155,13 +155,18 @@ extension FrameModel {
             throw r.error("transition table of \(transitions.count) for \(labels.count) labels")
         }
         let rows = try r.u32()
-        var index: [String: Int32] = [:]
+        // The feature names' bytes end to end, checked and kept without making a string.
+        var names: [UInt8] = []
+        var ends: [Int32] = []
         var offsets: [Int32] = [0]
         var pairLabels: [UInt16] = []
         var pairWeights: [Float] = []
-        if build { index.reserveCapacity(Int(rows)) }
-        for row in 0..<rows {
-            if build { index[try r.string()] = Int32(row) } else { try r.skipString() }
+        for _ in 0..<rows {
+            let name = try r.checkedString()
+            if build {
+                names.append(contentsOf: r.data[name])
+                ends.append(Int32(names.count))
+            }
             let n = try r.u16()
             for _ in 0..<n {
                 let label = try r.u16()
@@ -176,7 +181,8 @@ extension FrameModel {
         }
         guard build else { return nil }
         return FrameTagger(
-            labels: labels, featureIndex: index, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
+            labels: labels, features: FeatureTable(bytes: names, ends: ends), offsets: offsets, pairLabels: pairLabels,
+            pairWeights: pairWeights,
             transitions: transitions, capitalsCarrySignal: capitals)
     }
 }
@@ -305,17 +311,22 @@ struct BinaryReader: Sendable {
         guard let s = decoded else { throw error("a string that is not UTF-8") }
         return s
     }
-    mutating func skipString() throws {
+    mutating func skipString() throws { _ = try checkedString() }
+
+    /// Where the next string's bytes are, checked to be well-formed UTF-8 without making the
+    /// string (ASCII, nearly every feature, at a glance).
+    mutating func checkedString() throws -> Range<Int> {
         let n = Int(try u32())
         guard n <= data.count - offset else { throw error("a string of \(n) bytes past the end") }
         let at = try take(n)
-        // Well-formed UTF-8, checked without making the string.
+        let range = at..<(at + n)
+        if data[range].allSatisfy({ $0 < 0x80 }) { return range }
         var parser = Unicode.UTF8.ForwardParser()
-        var bytes = data[at..<(at + n)].makeIterator()
+        var bytes = data[range].makeIterator()
         while true {
             switch parser.parseScalar(from: &bytes) {
             case .valid: continue
-            case .emptyInput: return
+            case .emptyInput: return range
             case .error: throw error("a string that is not UTF-8")
             }
         }

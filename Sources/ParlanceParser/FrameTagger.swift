@@ -86,7 +86,8 @@ struct TaggerInput: Sendable {
 public struct FrameTagger: Sendable {
     /// "O", then "B-<parameter>", "I-<parameter>" for every tagged parameter.
     let labels: [String]
-    let featureIndex: [String: Int32]
+    /// The features with weights, by row.
+    let features: FeatureTable
     /// CSR rows: for feature f, pairs offsets[f]..<offsets[f+1] of (label, weight).
     let offsets: [Int32]
     let pairLabels: [UInt16]
@@ -97,7 +98,7 @@ public struct FrameTagger: Sendable {
 
     var labelCount: Int { labels.count }
     /// How many features carry weights.
-    public var featureCount: Int { featureIndex.count }
+    public var featureCount: Int { features.count }
 
     /// Labels allowed for an intent's parameters.
     func allowed(parameters: [String]) -> [Bool] {
@@ -113,7 +114,7 @@ public struct FrameTagger: Sendable {
         let emissions = (0..<input.count).map { i -> [Float] in
             var scores = [Float](repeating: 0, count: labelCount)
             for feature in input.features(at: i, intent: intent, capitalsCarrySignal: capitalsCarrySignal) {
-                guard let f = featureIndex[feature] else { continue }
+                guard let f = features[feature] else { continue }
                 for p in Int(offsets[Int(f)])..<Int(offsets[Int(f) + 1]) { scores[Int(pairLabels[p])] += pairWeights[p] }
             }
             return scores
@@ -273,7 +274,7 @@ public enum FrameTaggerTrainer {
         }
         let transitions = (0..<t.count).map { t[$0] - tu[$0] / c }
         return FrameTagger(
-            labels: labels, featureIndex: kept, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
+            labels: labels, features: FeatureTable(rows: kept), offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
             transitions: transitions, capitalsCarrySignal: capitalsCarrySignal)
     }
 }

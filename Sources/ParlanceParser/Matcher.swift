@@ -473,28 +473,35 @@ struct PathArena {
 /// A hash table from non-negative integers to indices, with open addressing and a
 /// multiplicative hash: what the matcher looks up per step (states, slots, words by id),
 /// at a fraction of a `Dictionary`'s hashing. Look a key's slot up, then read or fill it.
-/// Emptied in time proportional to what it holds, so one table serves run after run.
+/// Emptied at once, so one table serves run after run: a slot holds a key only if it was
+/// filled in the table's current generation.
 struct IndexTable {
-    private var keys: [Int]
-    private var values: [Int32]
-    /// The slots in use, to empty them.
-    private var used: [Int32] = []
+    private struct Entry {
+        var key: Int
+        var value: Int32
+        /// The generation the slot was filled in.
+        var generation: UInt32
+    }
+
+    /// One array (one uniqueness check per change).
+    private var entries: [Entry]
     private var mask: Int
+    private var count = 0
+    /// The current generation (from 1: a slot of generation 0 was never filled).
+    private var generation: UInt32 = 1
 
     /// A table that holds nothing and takes nothing: a stand-in until a real one is swapped in.
     static var placeholder: IndexTable { IndexTable() }
 
     private init() {
-        keys = []
-        values = []
+        entries = []
         mask = 0
     }
 
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size *= 2 }
-        keys = Array(repeating: -1, count: size)
-        values = Array(repeating: 0, count: size)
+        entries = Array(repeating: Entry(key: -1, value: 0, generation: 0), count: size)
         mask = size - 1
     }
 
@@ -505,43 +512,42 @@ struct IndexTable {
     /// The slot of `key`: where it is, or where it would go.
     func slot(of key: Int) -> Int {
         var i = home(key)
-        while keys[i] != -1, keys[i] != key { i = (i + 1) & mask }
+        while entries[i].generation == generation, entries[i].key != key { i = (i + 1) & mask }
         return i
     }
 
     /// The value in a slot found by `slot(of:)`; nil when the key is not there.
-    func value(at slot: Int) -> Int32? { keys[slot] == -1 ? nil : values[slot] }
+    func value(at slot: Int) -> Int32? { entries[slot].generation == generation ? entries[slot].value : nil }
 
     /// Replaces the value of a key that is there.
-    mutating func set(_ value: Int32, at slot: Int) { values[slot] = value }
+    mutating func set(_ value: Int32, at slot: Int) { entries[slot].value = value }
 
     /// Puts a key that is not there into the slot `slot(of:)` gave for it (nothing inserted since).
     mutating func insert(_ key: Int, _ value: Int32, at slot: Int) {
-        keys[slot] = key
-        values[slot] = value
-        used.append(Int32(slot))
-        if used.count * 2 > keys.count { grow() }
+        entries[slot] = Entry(key: key, value: value, generation: generation)
+        count += 1
+        if count * 2 > entries.count { grow() }
     }
 
+    /// Empties the table: a new generation (every slot is renewed only when the count wraps).
     mutating func removeAll() {
-        for slot in used { keys[Int(slot)] = -1 }
-        used.removeAll(keepingCapacity: true)
+        count = 0
+        if generation == UInt32.max {
+            for i in entries.indices { entries[i].generation = 0 }
+            generation = 1
+        } else {
+            generation += 1
+        }
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        let oldUsed = used
-        keys = Array(repeating: -1, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
-        mask = keys.count - 1
-        used.removeAll(keepingCapacity: true)
-        for old in oldUsed {
-            let key = oldKeys[Int(old)]
-            let i = slot(of: key)
-            keys[i] = key
-            values[i] = oldValues[Int(old)]
-            used.append(Int32(i))
+        let old = entries
+        let current = generation
+        entries = Array(repeating: Entry(key: -1, value: 0, generation: 0), count: old.count * 2)
+        mask = entries.count - 1
+        generation = 1
+        for entry in old where entry.generation == current {
+            entries[slot(of: entry.key)] = Entry(key: entry.key, value: entry.value, generation: 1)
         }
     }
 }

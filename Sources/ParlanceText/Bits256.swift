@@ -32,7 +32,10 @@ package struct Bits256: Sendable {
     /// A word's bit: from its length in bytes and its first and last bytes.
     @inlinable @inline(__always) package static func sketch(_ word: String) -> Int {
         let utf8 = word.utf8
-        return sketch(count: utf8.count, first: utf8.first, last: utf8.last)
+        // Read from the word's storage when it has one (native strings do), else byte by byte.
+        return utf8.withContiguousStorageIfAvailable { bytes in
+            sketch(count: bytes.count, first: bytes.first, last: bytes.last)
+        } ?? sketch(count: utf8.count, first: utf8.first, last: utf8.last)
     }
 
     /// The bit of a word of `count` bytes that starts and ends with these bytes (nil: empty).
@@ -50,9 +53,12 @@ package struct Bits256: Sendable {
         var last: UInt8?
         for word in words {
             let utf8 = word.utf8
-            count += utf8.count
-            if first == nil { first = utf8.first }
-            if let end = utf8.last { last = end }
+            let (n, head, tail) =
+                utf8.withContiguousStorageIfAvailable { bytes in (bytes.count, bytes.first, bytes.last) }
+                ?? (utf8.count, utf8.first, utf8.last)
+            count += n
+            if first == nil { first = head }
+            if let tail { last = tail }
         }
         return sketch(count: count, first: first, last: last)
     }

@@ -174,7 +174,10 @@ extension String {
     /// ASCII other than a carriage return (each such byte is one character; "\r\n" is one).
     package var characterCount: Int {
         let utf8 = self.utf8
-        return utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? utf8.count : count
+        let ascii =
+            utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+            ?? utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+        return ascii ? utf8.count : count
     }
 
     /// The index of every character, then the end index: characters `i..<j` are

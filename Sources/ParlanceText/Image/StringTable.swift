@@ -13,17 +13,27 @@ package struct FeatureTable: Sendable {
 
     /// The table of `names`, row `n` being `names[n]`; a name given twice keeps its first row.
     package init(_ names: [String]) {
+        var bytes: [UInt8] = []
+        var ends: [Int32] = []
         for var name in names {
             name.withUTF8 { bytes.append(contentsOf: $0) }
             ends.append(Int32(bytes.count))
         }
+        self.init(bytes: bytes, ends: ends)
+    }
+
+    /// The table of names given as their UTF-8 end to end, row `n` ending at `ends[n]` (and
+    /// starting where row `n - 1` ends); a name given twice keeps its first row.
+    package init(bytes: [UInt8], ends: [Int32]) {
+        self.bytes = bytes
+        self.ends = ends
         var size = 1
-        while size < 2 * max(1, names.count) { size *= 2 }
+        while size < 2 * max(1, ends.count) { size *= 2 }
         slots = [Int32](repeating: -1, count: size)
-        for row in 0..<names.count where self[names[row]] == nil {
-            var slot = Int(slotHash(row) & UInt64(size - 1))
+        for n in 0..<ends.count where row(named: name(of: n)) == nil {
+            var slot = Int(slotHash(n) & UInt64(size - 1))
             while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(row)
+            slots[slot] = Int32(n)
         }
     }
 
@@ -58,25 +68,32 @@ package struct FeatureTable: Sendable {
     /// The row of a feature; nil for a feature the model has no weights for.
     package subscript(feature: String) -> Int32? {
         var feature = feature
-        return feature.withUTF8 { query -> Int32? in
-            let raw = UnsafeRawBufferPointer(query)
-            let mask = slots.count - 1
-            var slot = Int(Self.hash(raw) & UInt64(mask))
-            return bytes.withUnsafeBufferPointer { bytes in
-                ends.withUnsafeBufferPointer { ends in
-                    slots.withUnsafeBufferPointer { slots in
-                        while true {
-                            let row = Int(slots[slot])
-                            if row < 0 { return nil }
-                            let start = row == 0 ? 0 : Int(ends[row - 1])
-                            let end = Int(ends[row])
-                            if end - start == query.count,
-                                query.count == 0 || memcmp(bytes.baseAddress! + start, query.baseAddress!, query.count) == 0
-                            {
-                                return Int32(row)
-                            }
-                            slot = (slot + 1) & mask
+        return feature.withUTF8 { row(named: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The row of the name `bytes`, nil when none has it.
+    private func row(named bytes: ArraySlice<UInt8>) -> Int32? {
+        bytes.withUnsafeBytes { row(named: $0) }
+    }
+
+    /// The row of a name given as its UTF-8 bytes.
+    private func row(named query: UnsafeRawBufferPointer) -> Int32? {
+        let mask = slots.count - 1
+        var slot = Int(Self.hash(query) & UInt64(mask))
+        return bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                slots.withUnsafeBufferPointer { slots in
+                    while true {
+                        let row = Int(slots[slot])
+                        if row < 0 { return nil }
+                        let start = row == 0 ? 0 : Int(ends[row - 1])
+                        let end = Int(ends[row])
+                        if end - start == query.count,
+                            query.count == 0 || memcmp(bytes.baseAddress! + start, query.baseAddress!, query.count) == 0
+                        {
+                            return Int32(row)
                         }
+                        slot = (slot + 1) & mask
                     }
                 }
             }

@@ -101,7 +101,28 @@ public final class IntentParser: UtteranceParser {
             }
             return words
         }
-        return ascii ?? text.split(whereSeparator: \.isWhitespace).count
+        return ascii ?? scalarWords(text) ?? text.split(whereSeparator: \.isWhitespace).count
+    }
+
+    /// `spacedWords` read by scalars, for a text whose characters split at its ASCII spaces
+    /// exactly: no other white space, and no scalar of U+0300 or more (marks that join a space,
+    /// prepended letters) next to one. Nil for any other text.
+    private static func scalarWords(_ text: String) -> Int? {
+        var words = 0
+        var inWord = false
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            let space = scalar.isASCII && (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value))
+            if !scalar.isASCII {
+                if scalar.properties.isWhitespace { return nil }
+                if scalar.value >= 0x300, inWord == false, previous != nil { return nil }
+            }
+            if space, let previous, previous.value >= 0x300 { return nil }
+            if !space, !inWord { words += 1 }
+            inWord = !space
+            previous = scalar
+        }
+        return words
     }
 
     /// Utterances longer than this many words get no intent (reason "too long"): spoken

@@ -84,6 +84,23 @@ struct NumberLexicon: Sendable {
         let decimal = try NumberFormat(locale: language, style: .decimal)
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        self.pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
+    }
+
+    /// The last two bytes of every piece a compound may end with (`pieceEnds(of:)`): a word
+    /// that ends with none is no compound, found without cutting it.
+    private let pieceEnds: Bits256
+
+    private static func pieceEnds(table: [String: Int64], multipliers: [String: Int64], connectors: Set<String>) -> Bits256 {
+        var bits = Bits256()
+        for piece in Array(table.keys) + Array(multipliers.keys) + Array(connectors) { bits.insert(pieceEnd(piece)) }
+        return bits
+    }
+
+    /// A word's bit in `pieceEnds`: its last two bytes.
+    private static func pieceEnd(_ word: String) -> Int {
+        let utf8 = Array(word.utf8.suffix(2))
+        return Bits256.sketch(count: 0, first: utf8.count == 2 ? utf8[0] : nil, last: utf8.last)
     }
 
     /// The multiplier words, found in CLDR's spellings: what is left of k × m (and of
@@ -239,6 +256,8 @@ struct NumberLexicon: Sendable {
     /// the longest that still lets the rest split; nil when it does not split or the parts
     /// do not make a number.
     func composeWord(_ key: String) -> Int64? {
+        // The last piece ends the word, with its last two bytes.
+        guard pieceEnds.contains(Self.pieceEnd(key)) else { return nil }
         // A piece is a substring of the key, cut at its characters' bounds.
         let bounds = key.characterBounds
         let count = bounds.count - 1
@@ -365,6 +384,7 @@ extension NumberLexicon: ImageCodable {
         connectors = try image.read()
         multipliers = try image.read()
         groupsWithSpace = try image.read()
+        pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
     }
 
     /// The lexicon of `language`, read from its compiled image when one matches

@@ -217,10 +217,13 @@ enum FallbackFeatures {
         var wordFeatures: [String] = []
         var stems: [String] = []
         var trigrams: [String] = []
+        // The trigrams of ASCII words as their three bytes: sorted as numbers (the order of
+        // their strings), made strings once unique.
+        var trigramCodes: [UInt32] = []
         var bigrams: [String] = []
         wordFeatures.reserveCapacity(words.count)
         stems.reserveCapacity(words.count)
-        trigrams.reserveCapacity(words.count * 6)
+        trigramCodes.reserveCapacity(words.count * 8)
         bigrams.reserveCapacity(words.count + 1)
         for word in words {
             wordFeatures.append(feature(UInt8(ascii: "w"), word))
@@ -231,7 +234,7 @@ enum FallbackFeatures {
             // per byte: its trigrams are cut from the bytes. Any other word is cut by its
             // character boundaries (no array of characters, no string per character).
             if Self.isPrintableASCII(word) {
-                asciiTrigrams(word, into: &trigrams)
+                asciiTrigrams(word, into: &trigramCodes)
                 continue
             }
             let padded = "<" + word + ">"
@@ -251,7 +254,17 @@ enum FallbackFeatures {
             for feature in kind where unique.count == first || unique.last != feature { unique.append(feature) }
         }
         add(&bigrams)
-        add(&trigrams)
+        if trigrams.isEmpty {
+            trigramCodes.sort()
+            var last: UInt32?
+            for code in trigramCodes where code != last {
+                unique.append(trigram(code))
+                last = code
+            }
+        } else {
+            trigrams += trigramCodes.map(trigram)
+            add(&trigrams)
+        }
         add(&stems)
         add(&wordFeatures)
         return unique
@@ -298,23 +311,28 @@ enum FallbackFeatures {
         }
     }
 
+    /// The feature of a trigram of ASCII bytes: "c:" and its three bytes.
+    private static func trigram(_ code: UInt32) -> String {
+        String(unsafeUninitializedCapacity: 5) { buffer in
+            buffer[0] = UInt8(ascii: "c")
+            buffer[1] = UInt8(ascii: ":")
+            buffer[2] = UInt8(truncatingIfNeeded: code >> 16)
+            buffer[3] = UInt8(truncatingIfNeeded: code >> 8)
+            buffer[4] = UInt8(truncatingIfNeeded: code)
+            return 5
+        }
+    }
+
     /// The trigrams of "<word>" for a word of printable ASCII (one character per byte), each
-    /// as "c:" and its three bytes: the same strings as cutting by character boundaries.
-    private static func asciiTrigrams(_ word: String, into trigrams: inout [String]) {
+    /// as its three bytes (`trigram(_:)` makes the same string as cutting by character
+    /// boundaries would); the numbers sort as those strings do.
+    private static func asciiTrigrams(_ word: String, into trigrams: inout [UInt32]) {
         let count = word.utf8.count + 2
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { padded in
             padded[0] = UInt8(ascii: "<")
             padded[write(word, into: padded, at: 1)] = UInt8(ascii: ">")
             for k in 0...(count - 3) {
-                trigrams.append(
-                    String(unsafeUninitializedCapacity: 5) { buffer in
-                        buffer[0] = UInt8(ascii: "c")
-                        buffer[1] = UInt8(ascii: ":")
-                        buffer[2] = padded[k]
-                        buffer[3] = padded[k + 1]
-                        buffer[4] = padded[k + 2]
-                        return 5
-                    })
+                trigrams.append(UInt32(padded[k]) << 16 | UInt32(padded[k + 1]) << 8 | UInt32(padded[k + 2]))
             }
         }
     }

@@ -1,0 +1,138 @@
+import Testing
+
+@testable import ParlanceParser
+@testable import ParlanceText
+
+/// The shortcuts the parser takes for speed (issue 15) give what the plain definitions give:
+/// each is checked against that definition on many generated inputs, the awkward ones
+/// (carriage returns, combining marks, prepended letters, other white space) included.
+@Suite struct FastPathTests {
+    /// A small seeded generator: the same inputs on every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    /// Pieces that make words and texts hard to count: ASCII, CR LF, marks, a prepended
+    /// letter, non-ASCII spaces, letters of two and three bytes, an emoji and its modifier.
+    static let pieces = [
+        "a", "b", "Z", " ", "\t", "\n", "\r", "\r\n", "e", "\u{301}", "ü", "ß", "¿", "\u{0600}", "\u{00A0}", "\u{3000}", "\u{2003}",
+        "\u{200D}", "👍", "\u{1F3FD}", "x", ".", "-"
+    ]
+
+    static func text(_ generator: inout Generator, pieces count: Int) -> String {
+        (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+    }
+
+    @Test func characterCountIsCount() {
+        var generator = Generator(state: 15)
+        for _ in 0..<5_000 {
+            let text = Self.text(&generator, pieces: Int.random(in: 0...12, using: &generator))
+            #expect(text.characterCount == text.count, "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test func spacedWordsAreTheWordsBetweenWhiteSpace() {
+        var generator = Generator(state: 16)
+        for _ in 0..<5_000 {
+            let text = Self.text(&generator, pieces: Int.random(in: 0...12, using: &generator))
+            #expect(
+                IntentParser.spacedWords(text) == text.split(whereSeparator: \.isWhitespace).count, "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test func aJoinedRunHasTheSketchOfItsJoin() {
+        var generator = Generator(state: 17)
+        var bits = Bits256()
+        var inserted: [String] = []
+        for _ in 0..<2_000 {
+            let words = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                Self.text(&generator, pieces: Int.random(in: 0...3, using: &generator))
+            }
+            #expect(Bits256.sketch(joining: words[...]) == Bits256.sketch(words.joined()))
+            let word = words.joined()
+            bits.insert(Bits256.sketch(word))
+            inserted.append(word)
+        }
+        // What was put in is there; a set with nothing in it rules everything out.
+        #expect(inserted.allSatisfy { bits.contains(Bits256.sketch($0)) })
+        #expect(!inserted.contains { Bits256().contains(Bits256.sketch($0)) })
+    }
+
+    /// The classifier's features as first defined: each word, its trigrams cut by characters,
+    /// the bigrams with the edges, sorted and unique (the kinds' prefixes order them).
+    static func plainFeatures(_ words: [String]) -> [String] {
+        var features: Set<String> = []
+        for word in words {
+            features.insert("w:" + word)
+            let characters = Array("<" + word + ">")
+            for k in 0...(characters.count - 3) { features.insert("c:" + String(characters[k..<(k + 3)])) }
+        }
+        let bounded = ["^"] + words + ["$"]
+        for k in 0..<(bounded.count - 1) { features.insert("b:" + bounded[k] + " " + bounded[k + 1]) }
+        return features.sorted()
+    }
+
+    @Test func classifierFeaturesAreTheirPlainDefinition() {
+        var generator = Generator(state: 18)
+        let letters = ["a", "b", "n", "o", "ü", "é", "e\u{301}", "ß", "1", "'", "q"]
+        for _ in 0..<1_000 {
+            // Keys as the text layer makes them (normalized: "e\u{301}" is "é").
+            let words = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                TextNormalizer.key(
+                    (0..<Int.random(in: 1...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined())
+            }
+            var offset = 0
+            let units = words.map { word -> MatchUnit in
+                let length = word.unicodeScalars.count
+                defer { offset += length + 1 }
+                let token = Token(text: word, normalized: word, key: word, kind: .word, span: Span(offset, offset + length))
+                return MatchUnit(key: word, token: token, commaBefore: false)
+            }
+            #expect(FallbackFeatures.extract(units: units, entities: [], mentions: []) == Self.plainFeatures(words), "\(words)")
+        }
+    }
+
+    @Test func aFeatureTableFromBytesHasTheRowsOfOneFromNames() {
+        let names = ["w:call", "c:<ca", "", "w:über", "b:^ call", "w:call", "s:ruf", "c:ße>"]
+        let fromNames = FeatureTable(names)
+        var bytes: [UInt8] = []
+        var ends: [Int32] = []
+        for name in names {
+            bytes += Array(name.utf8)
+            ends.append(Int32(bytes.count))
+        }
+        let fromBytes = FeatureTable(bytes: bytes, ends: ends)
+        #expect(fromBytes.count == names.count)
+        for name in names + ["w:cal", "c:ße", "x"] {
+            #expect(fromBytes[name] == fromNames[name], "\(name)")
+        }
+        // A name given twice keeps its first row.
+        #expect(fromBytes["w:call"] == 0)
+        #expect(fromBytes["x"] == nil)
+    }
+
+    @Test func anIndexTableHoldsWhatADictionaryHolds() {
+        var generator = Generator(state: 19)
+        var table = IndexTable(capacity: 4)
+        var previous: [Int: Int32] = [:]
+        for round in 0..<50 {
+            table.removeAll()
+            var expected: [Int: Int32] = [:]
+            for _ in 0..<Int.random(in: 0...300, using: &generator) {
+                let key = Int.random(in: 0..<(round.isMultiple(of: 2) ? 64 : 1 << 40), using: &generator)
+                let value = Int32.random(in: 0..<1_000, using: &generator)
+                let slot = table.slot(of: key)
+                if table.value(at: slot) == nil { table.insert(key, value, at: slot) } else { table.set(value, at: slot) }
+                expected[key] = value
+            }
+            for (key, value) in expected { #expect(table.value(at: table.slot(of: key)) == value) }
+            // The keys of the round before are gone.
+            for key in previous.keys where expected[key] == nil { #expect(table.value(at: table.slot(of: key)) == nil) }
+            previous = expected
+        }
+    }
+}

@@ -382,11 +382,6 @@ public final class IntentParser: UtteranceParser {
         /// The sketch of `exact`'s keys (`Bits256`): a run whose bit is clear names no app
         /// exactly, found without joining or hashing it.
         let exactSketch: Bits256
-        /// Per app, its names' ends (`EditDistance.ends`): a name said with one slip keeps
-        /// one of them.
-        let ends: [[(first: UInt8, last: UInt8)?]]
-        /// Every app's index.
-        let every: [Int]
         /// The shortest name that may be said with one slip ("MonkyChat"), and the shortest
         /// that may be said inflected as a verb ("MonkeyChatte"), in characters.
         static let shortestSlipped = 8
@@ -395,10 +390,40 @@ public final class IntentParser: UtteranceParser {
         /// inflected (one character more at least).
         static let shortestNear = min(shortestSlipped - 1, shortestInflected + 1)
 
+        /// Every name that may be said with a slip or inflected (`shortestInflected` characters
+        /// or more), app by app in the context's order, each with its app, its length in
+        /// characters and its ends (`EditDistance.ends`): what `near` scans, no app's names copied.
+        private let nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?)]
+
+        /// The apps, in the context's order, with a name that `said` (of `count` characters) is
+        /// with one slip (names of `shortestSlipped` characters or more), or, for a `single`
+        /// word, inflected as a verb (the name and one to three more characters).
+        func near(_ said: String, count: Int, single: Bool) -> [Int] {
+            var found: [Int] = []
+            let ends = EditDistance.ends(said)
+            for name in nearNames where found.last != name.app {
+                let n = name.length
+                if (n >= Self.shortestSlipped && abs(n - count) <= 1 && !EditDistance.endsRuleOut(ends, name.ends)
+                    && EditDistance.withinOne(said, name.key))
+                    || (single && count > n && count <= n + 3 && said.hasPrefix(name.key))
+                {
+                    found.append(name.app)
+                }
+            }
+            return found
+        }
+
         init(_ apps: [AppDefinition]) {
             self.apps = apps
             keys = apps.map { app in app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) } }
             lengths = keys.map { $0.map(\.count) }
+            var nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?)] = []
+            for (app, names) in keys.enumerated() {
+                for (n, name) in names.enumerated() where lengths[app][n] >= Self.shortestInflected {
+                    nearNames.append((app, name, lengths[app][n], EditDistance.ends(name)))
+                }
+            }
+            self.nearNames = nearNames
             var exact: [String: [Int]] = [:]
             for (index, names) in keys.enumerated() {
                 for name in Set(names) { exact[name, default: []].append(index) }
@@ -407,8 +432,6 @@ public final class IntentParser: UtteranceParser {
             var sketch = Bits256()
             for key in exact.keys { sketch.insert(Bits256.sketch(key)) }
             exactSketch = sketch
-            ends = keys.map { $0.map(EditDistance.ends) }
-            every = Array(apps.indices)
         }
     }
 
@@ -476,25 +499,10 @@ public final class IntentParser: UtteranceParser {
                     // Only a name of six characters or more may be said with a slip or inflected,
                     // and the said name is then at least seven.
                     if pass == 1, joinedCount < AppNameKeys.shortestNear { continue }
-                    let joinedEnds = pass == 0 ? nil : EditDistance.ends(joined)
-                    for index in pass == 0 ? appKeys.exact[joined] ?? [] : appKeys.every {
+                    // Exactly: the apps of the name; else the apps with a name said with one slip or
+                    // inflected (`AppNameKeys.near`), in the context's order.
+                    for index in pass == 0 ? appKeys.exact[joined] ?? [] : appKeys.near(joined, count: joinedCount, single: length == 1) {
                         let names = appKeys.keys[index]
-                        let lengths = appKeys.lengths[index]
-                        let matched =
-                            pass == 0
-                            || names.indices.contains {
-                                let n = lengths[$0]
-                                return n >= AppNameKeys.shortestSlipped && abs(n - joinedCount) <= 1
-                                    && !EditDistance.endsRuleOut(joinedEnds, appKeys.ends[index][$0])
-                                    && EditDistance.withinOne(joined, names[$0])
-                            }
-                            || (length == 1
-                                && names.indices.contains {
-                                    let n = lengths[$0]
-                                    return joinedCount > n && joinedCount <= n + 3 && n >= AppNameKeys.shortestInflected
-                                        && joined.hasPrefix(names[$0])
-                                })
-                        guard matched else { continue }
                         // A slip that is really a word next to the exact name ("a Soup Chef") is that name.
                         if pass == 1, length > 1,
                             names.contains(IntentParser.compact(units[(i + 1)..<range.upperBound].map(\.key).joined()))

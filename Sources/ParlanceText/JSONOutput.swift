@@ -105,6 +105,17 @@ public struct JSONLineWriter: Sendable {
     public mutating func string(_ value: String?) {
         guard let value else { return null() }
         bytes.append(UInt8(ascii: "\""))
+        // Nothing to escape (nearly always): the string's bytes in one copy.
+        let copied =
+            value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+                guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            } ?? false
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")

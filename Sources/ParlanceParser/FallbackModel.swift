@@ -233,7 +233,7 @@ enum FallbackFeatures {
             // Character trigrams of the padded word. A word of printable ASCII has one character
             // per byte: its trigrams are cut from the bytes. Any other word is cut by its
             // character boundaries (no array of characters, no string per character).
-            if Self.isPrintableASCII(word) {
+            if word.bytesAllSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
                 asciiTrigrams(word, into: &trigramCodes)
                 continue
             }
@@ -268,12 +268,6 @@ enum FallbackFeatures {
         add(&stems)
         add(&wordFeatures)
         return unique
-    }
-
-    /// Whether every byte of a word is printable ASCII (read from its storage when it has one).
-    private static func isPrintableASCII(_ word: String) -> Bool {
-        word.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-            ?? word.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Writes a word's UTF-8 into `buffer` from `start`; returns where it ends.

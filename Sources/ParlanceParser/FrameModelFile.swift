@@ -65,7 +65,7 @@ public struct FrameModel: Sendable {
             w.strings(tagger.labels)
             w.u8(tagger.capitalsCarrySignal ? 1 : 0)
             w.floats(tagger.transitions)
-            let rows = (0..<tagger.features.count).map { (tagger.features.string($0), Int32($0)) }.sorted { $0.0 < $1.0 }
+            let rows = tagger.features.names.enumerated().map { ($1, Int32($0)) }.sorted { $0.0 < $1.0 }
             w.u32(UInt32(rows.count))
             for (name, row) in rows {
                 w.string(name)
@@ -303,14 +303,7 @@ struct BinaryReader: Sendable {
         let hi = UInt64(try u32())
         return Double(bitPattern: lo | hi << 32)
     }
-    mutating func string() throws -> String {
-        let n = Int(try u32())
-        guard n <= data.count - offset else { throw error("a string of \(n) bytes past the end") }
-        let at = try take(n)
-        let decoded = data.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[at..<(at + n)]), as: UTF8.self) }
-        guard let s = decoded else { throw error("a string that is not UTF-8") }
-        return s
-    }
+    mutating func string() throws -> String { String(decoding: data[try checkedString()], as: UTF8.self) }
     mutating func skipString() throws { _ = try checkedString() }
 
     /// Where the next string's bytes are, checked to be well-formed UTF-8 without making the

@@ -316,11 +316,14 @@ public final class IntentParser: UtteranceParser {
     func featureMentions(_ units: [MatchUnit], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> [Range<
         Int
     >] {
-        var ranges = mentions.map(\.range)
-        if ranges.isEmpty, let service = unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) {
-            ranges.append(service.range)
-        }
-        return ranges
+        Self.featureMentions(mentions) { unavailableApp(in: units, grammar: grammar, vocabularies: vocabularies) }
+    }
+
+    /// The ranges read as "@app": the mentions', else the unavailable app's (`unavailable` is
+    /// asked only when there is no mention).
+    static func featureMentions(_ mentions: [Mention], unavailable: () -> UnavailableMention?) -> [Range<Int>] {
+        guard mentions.isEmpty else { return mentions.map(\.range) }
+        return unavailable().map { [$0.range] } ?? []
     }
 
     /// The first app said that the user does not have, unless its words are a known name
@@ -374,9 +377,8 @@ public final class IntentParser: UtteranceParser {
     /// The context's apps with their names' compact keys, looked up without copying an app.
     struct AppNameKeys {
         let apps: [AppDefinition]
-        /// Per app, its names' compact keys and their lengths in characters.
+        /// Per app, its names' compact keys.
         let keys: [[String]]
-        let lengths: [[Int]]
         /// The apps (in the context's order) that have a name with this compact key.
         let exact: [String: [Int]]
         /// The sketch of `exact`'s keys (`Bits256`): a run whose bit is clear names no app
@@ -416,7 +418,7 @@ public final class IntentParser: UtteranceParser {
         init(_ apps: [AppDefinition]) {
             self.apps = apps
             keys = apps.map { app in app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) } }
-            lengths = keys.map { $0.map(\.count) }
+            let lengths = keys.map { $0.map(\.count) }
             var nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?)] = []
             for (app, names) in keys.enumerated() {
                 for (n, name) in names.enumerated() where lengths[app][n] >= Self.shortestInflected {

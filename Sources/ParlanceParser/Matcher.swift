@@ -290,10 +290,12 @@ struct PhraseLexicon: Sendable {
         longest = max(longest, keys.count)
     }
 
+    /// Whether some phrase starts with `key` (the sketch first, then the set).
+    private func startsSome(_ key: String) -> Bool { firstSketch.contains(Bits256.sketch(key)) && firstWords.contains(key) }
+
     /// Whether one of the phrases starts at `start`, said exactly.
     func startsExactly(_ keys: [String], at start: Int) -> Bool {
-        guard longest > 0, start < keys.count, firstSketch.contains(Bits256.sketch(keys[start])), firstWords.contains(keys[start])
-        else { return false }
+        guard longest > 0, start < keys.count, startsSome(keys[start]) else { return false }
         return (1...longest).contains { n in start + n <= keys.count && entries[Array(keys[start..<(start + n)])] != nil }
     }
 
@@ -317,7 +319,7 @@ struct PhraseLexicon: Sendable {
     func matches(_ keys: [String], lengths saidLengths: [Int]? = nil, from start: Int) -> [(Int, String, Bool)] {
         var result: [(Int, String, Bool)] = []
         // Every phrase starts with one of `firstWords`: one lookup rules out most positions.
-        if start < keys.count, firstSketch.contains(Bits256.sketch(keys[start])), firstWords.contains(keys[start]) {
+        if start < keys.count, startsSome(keys[start]) {
             for length in 1...max(1, longest) where start + length <= keys.count {
                 if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
             }

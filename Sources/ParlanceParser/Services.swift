@@ -122,7 +122,7 @@ struct UnavailableAppFinder: Sendable {
         self.exact = Dictionary(kept.indices.map { (kept[$0].key, $0) }, uniquingKeysWith: min)
         // Two ASCII strings are equal only byte for byte: with every key ASCII, the sketch rules
         // out an ASCII run (keys that are not normalized may be equal in other ways).
-        if kept.allSatisfy({ $0.key.utf8.allSatisfy { $0 < 0x80 } }) {
+        if kept.allSatisfy({ $0.key.bytesAllSatisfy { $0 < 0x80 } }) {
             var sketch = Bits256()
             for entry in kept { sketch.insert(Bits256.sketch(entry.key)) }
             self.asciiSketch = sketch
@@ -161,7 +161,7 @@ struct UnavailableAppFinder: Sendable {
         // keys end to end.
         let unitKeys = units.map { UnavailableAppFinder.key($0.token.text) }
         let unitScalars = units.map { $0.token.text.unicodeScalars.count }
-        let unitASCII = asciiSketch == nil ? [] : unitKeys.map { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let unitASCII = asciiSketch == nil ? [] : unitKeys.map { $0.bytesAllSatisfy { $0 < 0x80 } }
         var i = 0
         while i < units.count {
             if taken.contains(where: { $0.contains(i) }) {

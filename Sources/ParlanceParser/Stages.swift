@@ -39,8 +39,7 @@ struct Utterance {
 
     /// What the classifier reads as "@app" in the whole utterance (`IntentParser.featureMentions`).
     mutating func featureMentions(_ parser: IntentParser) -> [Range<Int>] {
-        guard mentions.isEmpty else { return mentions.map(\.range) }
-        return unavailableApp(parser).map { [$0.range] } ?? []
+        IntentParser.featureMentions(mentions) { unavailableApp(parser) }
     }
 
     /// The words of units `range` as said, and their span.

@@ -87,7 +87,7 @@ struct NumberLexicon: Sendable {
         self.pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
     }
 
-    /// The last two bytes of every piece a compound may end with (`pieceEnds(of:)`): a word
+    /// The last two bytes of every piece a compound may end with (`pieceEnd(_:)`): a word
     /// that ends with none is no compound, found without cutting it.
     private let pieceEnds: Bits256
 
@@ -99,8 +99,8 @@ struct NumberLexicon: Sendable {
 
     /// A word's bit in `pieceEnds`: its last two bytes.
     private static func pieceEnd(_ word: String) -> Int {
-        let utf8 = Array(word.utf8.suffix(2))
-        return Bits256.sketch(count: 0, first: utf8.count == 2 ? utf8[0] : nil, last: utf8.last)
+        let utf8 = word.utf8
+        return Bits256.sketch(count: 0, first: utf8.dropLast().last, last: utf8.last)
     }
 
     /// The multiplier words, found in CLDR's spellings: what is left of k × m (and of

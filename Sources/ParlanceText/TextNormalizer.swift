@@ -173,11 +173,13 @@ extension String {
     /// The number of characters, as `count` gives it, read from the bytes when every byte is
     /// ASCII other than a carriage return (each such byte is one character; "\r\n" is one).
     package var characterCount: Int {
-        let utf8 = self.utf8
-        let ascii =
-            utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
-            ?? utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-        return ascii ? utf8.count : count
+        bytesAllSatisfy { $0 < 0x80 && $0 != 0x0D } ? utf8.count : count
+    }
+
+    /// Whether every UTF-8 byte satisfies `predicate`, read from the string's storage when it
+    /// has one (native strings do), else byte by byte.
+    package func bytesAllSatisfy(_ predicate: (UInt8) -> Bool) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? utf8.allSatisfy(predicate)
     }
 
     /// The index of every character, then the end index: characters `i..<j` are

@@ -279,7 +279,7 @@ final class CustomGrammar: Sendable {
             let matcher = AutomatonMatcher(automaton: verbs.compiled.automaton, oracle: oracle)
             for end in stride(from: min(6, rest.count - 1), through: 1, by: -1) where rest[end - 1].key != "\u{1}" {
                 guard owner[end - 1] != owner[end],
-                    !matcher.run(start: verbs.compiled.start, from: 0, to: end).isEmpty
+                    matcher.accepts(start: verbs.compiled.start, from: 0, to: end)
                 else { continue }
                 verbLength = owner[end - 1] + 1
                 break

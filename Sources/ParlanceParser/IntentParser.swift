@@ -565,8 +565,7 @@ public final class IntentParser: UtteranceParser {
         var best = range
         for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
             for end in range.upperBound...min(units.count, range.upperBound + 3) {
-                let accepted = matcher.run(start: grammar.mention.start, from: start, to: end)
-                if !accepted.isEmpty, end - start > best.count { best = start..<end }
+                if end - start > best.count, matcher.accepts(start: grammar.mention.start, from: start, to: end) { best = start..<end }
             }
         }
         // An app addressed at the start of a clause, before a colon ("Natter: tell Rob …",
@@ -632,7 +631,7 @@ public final class IntentParser: UtteranceParser {
             units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
-        return accepted.sorted { $0.key < $1.key }.compactMap { state, path in
+        return accepted.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
             let template = (custom?.templates ?? grammar.heads)[index]
             // A template with no word of its own (a verbified one) stands only with an app name,

@@ -64,43 +64,16 @@ struct Capture: Sendable {
     var value: CapturedValue
 }
 
-/// A path through the automaton: score so far, and what it captured (a persistent list).
-final class MatchPath: @unchecked Sendable {
+/// A path the matcher accepted: its score, the template words it read, the words it skipped,
+/// the template it went through and what it captured, in order.
+struct MatchPath: Sendable {
     let score: Double
     let literals: Int
-    let capture: Capture?
-    let template: Int?
-    let parent: MatchPath?
     /// Words the path skipped (see `MatchScores.skippedWord`).
     let skips: Int
-
-    init(score: Double, literals: Int, capture: Capture? = nil, template: Int? = nil, skips: Int? = nil, parent: MatchPath?) {
-        self.score = score
-        self.literals = literals
-        self.capture = capture
-        self.template = template
-        self.skips = skips ?? parent?.skips ?? 0
-        self.parent = parent
-    }
-
-    var captures: [Capture] {
-        var result: [Capture] = []
-        var node: MatchPath? = self
-        while let n = node {
-            if let c = n.capture { result.append(c) }
-            node = n.parent
-        }
-        return result.reversed()
-    }
-
-    var templateIndex: Int? {
-        var node: MatchPath? = self
-        while let n = node {
-            if let t = n.template { return t }
-            node = n.parent
-        }
-        return nil
-    }
+    /// The template whose accept edge the path passed last (nil: none).
+    let templateIndex: Int?
+    let captures: [Capture]
 }
 
 /// Everything slot matching needs to know about the utterance and the context.
@@ -455,20 +428,30 @@ struct PathArena {
         return add(score: node.score, literals: node.literals, skips: node.skips, template: template, parent: index, capture: -1)
     }
 
-    /// The accepted paths as `MatchPath`s (shared ancestors made once).
-    func paths(_ accepted: [Int: Int32]) -> [Int: MatchPath] {
-        var made: [Int32: MatchPath] = [:]
-        func path(_ index: Int32) -> MatchPath {
-            if let known = made[index] { return known }
-            let node = nodes[Int(index)]
-            let result = MatchPath(
-                score: node.score, literals: node.literals, capture: node.capture < 0 ? nil : captures[Int(node.capture)],
-                template: node.template < 0 ? nil : Int(node.template), skips: node.skips, parent: node.parent < 0 ? nil : path(node.parent)
-            )
-            made[index] = result
-            return result
+    /// The accepted paths as `MatchPath`s, by accepting state: each one's captures read back
+    /// along its parents, and the last template it entered.
+    func paths(_ accepted: [Int: Int32]) -> [(state: Int, path: MatchPath)] {
+        var result: [(state: Int, path: MatchPath)] = []
+        result.reserveCapacity(accepted.count)
+        var found: [Int32] = []
+        for (state, index) in accepted {
+            let end = nodes[Int(index)]
+            var template: Int?
+            found.removeAll(keepingCapacity: true)
+            var at = index
+            while at >= 0 {
+                let node = nodes[Int(at)]
+                if template == nil, node.template >= 0 { template = Int(node.template) }
+                if node.capture >= 0 { found.append(node.capture) }
+                at = node.parent
+            }
+            let path = MatchPath(
+                score: end.score, literals: end.literals, skips: end.skips, templateIndex: template,
+                captures: found.reversed().map { captures[Int($0)] })
+            result.append((state, path))
         }
-        return accepted.mapValues(path)
+        result.sort { $0.state < $1.state }
+        return result
     }
 }
 
@@ -675,14 +658,25 @@ struct AutomatonMatcher {
     /// Per unit, whether it cannot be (or start) a name (`SlotOracle.notNames`).
     let notName: [Bool]
 
-    func run(start: Int, from: Int, to: Int) -> [Int: MatchPath] {
+    /// The best path to each accepting state reached at `to`, by state.
+    func run(start: Int, from: Int, to: Int) -> [(state: Int, path: MatchPath)] {
         var scratch: MatcherScratch? = MatcherScratch.take()
         defer { MatcherScratch.give(&scratch) }
         scratch!.reset(length: to - from)
-        return run(start: start, from: from, to: to, in: &scratch!)
+        return run(start: start, from: from, to: to, in: &scratch!, paths: true).paths
     }
 
-    private func run(start: Int, from: Int, to: Int, in scratch: inout MatcherScratch) -> [Int: MatchPath] {
+    /// Whether any accepting state is reached at `to` (`run` without making the paths).
+    func accepts(start: Int, from: Int, to: Int) -> Bool {
+        var scratch: MatcherScratch? = MatcherScratch.take()
+        defer { MatcherScratch.give(&scratch) }
+        scratch!.reset(length: to - from)
+        return run(start: start, from: from, to: to, in: &scratch!, paths: false).accepted
+    }
+
+    private func run(start: Int, from: Int, to: Int, in scratch: inout MatcherScratch, paths: Bool) -> (
+        accepted: Bool, paths: [(state: Int, path: MatchPath)]
+    ) {
         let length = to - from
         // Paths live in an arena (`PathArena`): values, no reference counting in the loop. The
         // agenda maps (offset, state) to a path's index, and lists each offset's states. All
@@ -734,7 +728,7 @@ struct AutomatonMatcher {
             states[offset].sort()
             for state in states[offset] {
                 // Over the parse's budget: stop; the parse then throws TooSlow.
-                if let meter, !meter.spend() { return arena.paths(result) }
+                if let meter, !meter.spend() { return (!result.isEmpty, paths ? arena.paths(result) : []) }
                 let index = agenda.value(at: agenda.slot(of: offset << 32 | state))!
                 let path = arena.nodes[Int(index)]
                 // A path that has just skipped a word (it captured nothing, and skipped more than
@@ -832,7 +826,7 @@ struct AutomatonMatcher {
                 }
             }
         }
-        return arena.paths(result)
+        return (!result.isEmpty, paths ? arena.paths(result) : [])
     }
 
     /// The ways a slot can match at `position`, appended to `result`: where each ends, its

@@ -45,12 +45,12 @@ struct ShortcutMatcher: Sendable {
         let prefixMatcher = AutomatonMatcher(automaton: prefix.automaton, oracle: oracle)
         let suffixMatcher = AutomatonMatcher(automaton: suffix.automaton, oracle: oracle)
         let starts = (0...min(4, units.count - 1)).filter {
-            !prefixMatcher.run(start: prefix.start, from: 0, to: $0).isEmpty
+            prefixMatcher.accepts(start: prefix.start, from: 0, to: $0)
         }
         var best: [String: Match] = [:]
         for start in starts {
             for end in stride(from: units.count, through: max(start + 1, units.count - 5), by: -1)
-            where !suffixMatcher.run(start: suffix.start, from: end, to: units.count).isEmpty {
+            where suffixMatcher.accepts(start: suffix.start, from: end, to: units.count) {
                 let said = Array(units[start..<end].map(\.key).joined(separator: " ").unicodeScalars)
                 for entry in entries {
                     let length = max(said.count, entry.key.count)

@@ -162,9 +162,9 @@ extension IntentParser {
                 let oracle = SlotOracle(
                     units: units, entities: [:], vocabularies: u.vocabularies, enumerations: [:], conjunctions: [], notNames: [],
                     app: mention.range)
-                if !AutomatonMatcher(automaton: verb.automaton, oracle: oracle).run(
-                    start: verb.start, from: removal.lowerBound, to: removal.upperBound
-                ).isEmpty {
+                if AutomatonMatcher(automaton: verb.automaton, oracle: oracle).accepts(
+                    start: verb.start, from: removal.lowerBound, to: removal.upperBound)
+                {
                     result.append(Reading(kind: .asDoer, units: rest, mention: mention, bonus: bonus, kept: []))
                 }
             }

@@ -455,6 +455,67 @@ struct PathArena {
     }
 }
 
+extension Array where Element == Int {
+    /// Sorts in place, ascending, with no buffer and no comparison closure (what `sort()` costs
+    /// the matcher per position): insertion sort for short stretches, quicksort with the
+    /// median of three above. Not stable; the matcher's states are distinct.
+    mutating func sortAscending() {
+        guard count > 1 else { return }
+        withUnsafeMutableBufferPointer { buffer in
+            let a = buffer.baseAddress!
+            func exchange(_ i: Int, _ j: Int) {
+                let t = a[i]
+                a[i] = a[j]
+                a[j] = t
+            }
+            func insertion(_ low: Int, _ high: Int) {
+                guard high > low else { return }
+                for i in (low + 1)...high {
+                    let x = a[i]
+                    var j = i - 1
+                    while j >= low, a[j] > x {
+                        a[j + 1] = a[j]
+                        j -= 1
+                    }
+                    a[j + 1] = x
+                }
+            }
+            func quick(_ low: Int, _ high: Int) {
+                var low = low
+                var high = high
+                while high - low > 16 {
+                    let middle = low + (high - low) / 2
+                    if a[middle] < a[low] { exchange(middle, low) }
+                    if a[high] < a[low] { exchange(high, low) }
+                    if a[high] < a[middle] { exchange(high, middle) }
+                    let pivot = a[middle]
+                    var i = low
+                    var j = high
+                    while i <= j {
+                        while a[i] < pivot { i += 1 }
+                        while a[j] > pivot { j -= 1 }
+                        if i <= j {
+                            exchange(i, j)
+                            i += 1
+                            j -= 1
+                        }
+                    }
+                    // The smaller side first, the larger in the loop: the stack stays logarithmic.
+                    if j - low < high - i {
+                        quick(low, j)
+                        low = i
+                    } else {
+                        quick(i, high)
+                        high = j
+                    }
+                }
+                insertion(low, high)
+            }
+            quick(0, buffer.count - 1)
+        }
+    }
+}
+
 /// A hash table from non-negative integers to indices, with open addressing and a
 /// multiplicative hash: what the matcher looks up per step (states, slots, words by id),
 /// at a fraction of a `Dictionary`'s hashing. Look a key's slot up, then read or fill it.
@@ -725,7 +786,7 @@ struct AutomatonMatcher {
             let position = from + offset
             slips.removeAll()
             // States in a fixed order, so that ties between equal scores always fall the same way.
-            states[offset].sort()
+            states[offset].sortAscending()
             for state in states[offset] {
                 // Over the parse's budget: stop; the parse then throws TooSlow.
                 if let meter, !meter.spend() { return (!result.isEmpty, paths ? arena.paths(result) : []) }

@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    @Test func statesSortAsSortedDoes() {
+        var generator = Generator(state: 21)
+        for round in 0..<3_000 {
+            let count = round < 100 ? round : Int.random(in: 0...400, using: &generator)
+            // Distinct states (as the matcher's are), some runs of them already in order, some
+            // reversed, and small and large values.
+            var values = Array(Set((0..<count).map { _ in Int.random(in: 0...(round % 2 == 0 ? 50 : 1 << 40), using: &generator) }))
+            if round % 5 == 1 { values.sort() }
+            if round % 5 == 2 { values.sort(by: >) }
+            var sorted = values
+            sorted.sortAscending()
+            #expect(sorted == values.sorted(), "\(values)")
+        }
+    }
+
     @Test func spacedWordsAreTheWordsBetweenWhiteSpace() {
         var generator = Generator(state: 16)
         for _ in 0..<5_000 {

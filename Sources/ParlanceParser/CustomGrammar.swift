@@ -67,6 +67,10 @@ final class CustomGrammar: Sendable {
     ) {
         self.entries = entries
         self.templates = templates
+        var main = main
+        var verbified = verbified
+        main.bind(enumerations)
+        verbified.bind(enumerations)
         self.main = main
         self.verbified = verbified
         self.enumerations = enumerations
@@ -205,8 +209,12 @@ final class CustomGrammar: Sendable {
                 return { name in slots[name] }
             }
         }
-        self.main = try compile(false, &builder)
-        self.verbified = try compile(true, &builder)
+        var main = try compile(false, &builder)
+        var verbified = try compile(true, &builder)
+        main.bind(enumerations)
+        verbified.bind(enumerations)
+        self.main = main
+        self.verbified = verbified
     }
 
     /// The item with an optional `<item_article>` before each slot `takesArticle` accepts.
@@ -275,7 +283,7 @@ final class CustomGrammar: Sendable {
         if let verbs, !leading {
             let (rest, owner) = units(items)
             let oracle = SlotOracle(
-                units: rest, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
+                units: rest, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
             let matcher = AutomatonMatcher(automaton: verbs.compiled.automaton, oracle: oracle)
             for end in stride(from: min(6, rest.count - 1), through: 1, by: -1) where rest[end - 1].key != "\u{1}" {
                 guard owner[end - 1] != owner[end],

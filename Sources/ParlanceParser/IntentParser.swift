@@ -560,7 +560,7 @@ public final class IntentParser: UtteranceParser {
     func mentionExtent(of range: Range<Int>, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int>
     {
         let oracle = SlotOracle(
-            units: units, entities: [:], vocabularies: vocabularies, enumerations: [:], conjunctions: [], notNames: [], app: range)
+            units: units, entities: [:], vocabularies: vocabularies, binding: SlotBinding(), conjunctions: [], notNames: [], app: range)
         let matcher = AutomatonMatcher(automaton: grammar.mention.automaton, oracle: oracle)
         var best = range
         for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
@@ -624,7 +624,7 @@ public final class IntentParser: UtteranceParser {
             if end > start, units[end - 1].token.span.end == entity.span.end { entityUnits[start, default: []].append((end, entity)) }
         }
         var oracle = SlotOracle(
-            units: units, entities: entityUnits, vocabularies: vocabularies, enumerations: custom?.enumerations ?? grammar.enumerations,
+            units: units, entities: entityUnits, vocabularies: vocabularies, binding: compiled.binding,
             conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil,
             mentions: kept)
         oracle.valueStarts = SlotOracle.valueStarts(

@@ -25,6 +25,12 @@ final class LanguageGrammar: Sendable {
         /// states as ends, so every state a match returns is one of them.
         let accepting: [Int: IntentKey]
 
+        /// The automaton's slots bound to the grammar's enum lexicons (`bind`).
+        private(set) var binding = SlotBinding()
+
+        /// Binds the slots to `enumerations`, each slot's parameter's lexicon (`SlotBinding`).
+        mutating func bind(_ enumerations: [String: PhraseLexicon]) { binding = SlotBinding(automaton.slots, enumerations: enumerations) }
+
         /// Closes `automaton` (see `Automaton.close`).
         init(automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
             self.automaton = automaton
@@ -211,8 +217,8 @@ final class LanguageGrammar: Sendable {
                 return { name in LanguageGrammar.slot(name, spec) }
             }
         }
-        self.main = try compile(verbified: false)
-        self.verbified = try compile(verbified: true)
+        var main = try compile(verbified: false)
+        var verbified = try compile(verbified: true)
 
         func compileMention(_ rule: String) throws -> Compiled {
             builder.automaton = Automaton()
@@ -371,6 +377,10 @@ final class LanguageGrammar: Sendable {
         self.vocabulary = lexicon.vocabulary
         self.enumerations = enumerations
         self.valueStartWords = SlotOracle.startWords(enumerations)
+        main.bind(enumerations)
+        verbified.bind(enumerations)
+        self.main = main
+        self.verbified = verbified
         let names = try? NameKnowledge.shared.get()
         func unitKeys(_ phrase: String) -> [String] { LanguageGrammar.unitKeys(tokenizer.tokenize(phrase)) }
         var vocabularyKeys = lexicon.vocabulary.mapValues { $0.map(unitKeys) }
@@ -386,8 +396,12 @@ final class LanguageGrammar: Sendable {
         self.tokenizer = tokenizer
         self.heads = fields.heads
         self.patterns = fields.patterns
-        self.main = fields.main
-        self.verbified = fields.verbified
+        var main = fields.main
+        var verbified = fields.verbified
+        main.bind(fields.enumerations)
+        verbified.bind(fields.enumerations)
+        self.main = main
+        self.verbified = verbified
         self.mention = fields.mention
         self.mentionVerb = fields.mentionVerb
         self.prefixRule = fields.prefixRule

@@ -76,6 +76,59 @@ struct MatchPath: Sendable {
     let captures: [Capture]
 }
 
+/// An automaton's slots bound to a grammar's enum lexicons and to vocabulary names, by slot
+/// id, once per grammar: the matcher finds a slot's lexicon without hashing its parameter's
+/// name, and a vocabulary by a small index.
+struct SlotBinding: Sendable {
+    /// Per slot id, its enum lexicon's index in `lexicons` (-1: none).
+    private(set) var lexiconOf: [Int32] = []
+    private(set) var lexicons: [PhraseLexicon] = []
+    /// Per slot id, its vocabulary's index in `vocabularyNames` (-1: none).
+    private(set) var vocabularyOf: [Int32] = []
+    private(set) var vocabularyNames: [String] = []
+
+    init() {}
+
+    /// `slots` bound to `enumerations` (each slot's parameter's lexicon) and to the names of
+    /// their vocabularies.
+    init(_ slots: [Automaton.Slot], enumerations: [String: PhraseLexicon]) {
+        var lexiconIndex: [String: Int32] = [:]
+        var vocabularyIndex: [String: Int32] = [:]
+        for slot in slots {
+            switch slot.kind {
+            case .enumeration:
+                if let known = lexiconIndex[slot.parameter] {
+                    lexiconOf.append(known)
+                } else if let lexicon = enumerations[slot.parameter] {
+                    lexicons.append(lexicon)
+                    lexiconIndex[slot.parameter] = Int32(lexicons.count - 1)
+                    lexiconOf.append(Int32(lexicons.count - 1))
+                } else {
+                    lexiconOf.append(-1)
+                }
+                vocabularyOf.append(-1)
+            case .free(_, _, let vocabulary?, _, _):
+                lexiconOf.append(-1)
+                if let known = vocabularyIndex[vocabulary] {
+                    vocabularyOf.append(known)
+                } else {
+                    vocabularyNames.append(vocabulary)
+                    vocabularyIndex[vocabulary] = Int32(vocabularyNames.count - 1)
+                    vocabularyOf.append(Int32(vocabularyNames.count - 1))
+                }
+            default:
+                lexiconOf.append(-1)
+                vocabularyOf.append(-1)
+            }
+        }
+    }
+
+    /// Slot `id`'s lexicon index, -1 for none (and for an oracle bound to nothing).
+    @inline(__always) func lexicon(_ id: Int) -> Int { id < lexiconOf.count ? Int(lexiconOf[id]) : -1 }
+    /// Slot `id`'s vocabulary index, -1 for none.
+    @inline(__always) func vocabulary(_ id: Int) -> Int { id < vocabularyOf.count ? Int(vocabularyOf[id]) : -1 }
+}
+
 /// Everything slot matching needs to know about the utterance and the context.
 struct SlotOracle {
     var units: [MatchUnit]
@@ -83,8 +136,8 @@ struct SlotOracle {
     var entities: [Int: [(end: Int, entity: Entity)]]
     /// Vocabulary phrases by vocabulary type.
     var vocabularies: [String: PhraseSet]
-    /// Enum lexicon by parameter name.
-    var enumerations: [String: PhraseLexicon]
+    /// The automaton's slots' enum lexicons and vocabularies, by slot id (`SlotBinding`).
+    var binding: SlotBinding
     /// Keys that join list items ("and", "y", "et").
     var conjunctions: Set<String>
     /// Words that cannot be (or start) a name: pronouns, articles ("tell me a joke").
@@ -169,7 +222,11 @@ struct PhraseSet: Sendable {
         }
     }
 
-    func contains(_ keys: ArraySlice<String>) -> Bool { phrases.contains(Array(keys)) }
+    /// Whether the words are one of the phrases (a run whose sketch no phrase has is ruled out
+    /// before an array is made and hashed).
+    func contains(_ keys: ArraySlice<String>) -> Bool {
+        joinedSketch.contains(Bits256.sketch(joining: keys)) && phrases.contains(Array(keys))
+    }
 
     /// The length of the longest phrase said from `start` on, nil when none is.
     func longestMatch(_ keys: [String], at start: Int) -> Int? {
@@ -623,6 +680,39 @@ struct KnownUnits {
     }
 }
 
+/// Which units each vocabulary a run's slots asked about has among its words, made once per
+/// vocabulary and run (by the vocabulary's index in the oracle's `SlotBinding`).
+struct SlotSources {
+    /// Per vocabulary index: the index in `known` (-1: not asked yet, -2: the context has none).
+    var knownOf: [Int32] = []
+    var known: [KnownUnits] = []
+
+    mutating func removeAll() {
+        knownOf.removeAll(keepingCapacity: true)
+        known.removeAll(keepingCapacity: true)
+    }
+
+    /// The index in `known` of slot `id`'s vocabulary, -1 for none.
+    mutating func vocabulary(_ id: Int, _ oracle: SlotOracle, units: Int) -> Int {
+        let name = oracle.binding.vocabulary(id)
+        guard name >= 0 else { return -1 }
+        if knownOf.count < oracle.binding.vocabularyNames.count {
+            knownOf.append(contentsOf: repeatElement(-1, count: oracle.binding.vocabularyNames.count - knownOf.count))
+        }
+        let found = knownOf[name]
+        if found >= 0 { return Int(found) }
+        if found == -2 { return -1 }
+        let vocabulary = oracle.binding.vocabularyNames[name]
+        guard let phrases = oracle.vocabularies[vocabulary] else {
+            knownOf[name] = -2
+            return -1
+        }
+        known.append(KnownUnits(vocabulary: vocabulary, phrases: phrases, count: units))
+        knownOf[name] = Int32(known.count - 1)
+        return known.count - 1
+    }
+}
+
 /// What a matcher run works in, kept from run to run on each thread (`take()`, `give(_:)`):
 /// its tables, arena and lists are emptied, not made again, for every run.
 struct MatcherScratch {
@@ -636,8 +726,8 @@ struct MatcherScratch {
     /// each one's stretch of them.
     var slotMatches: [PathArena.SlotMatch] = []
     var slotRanges: [Range<Int>] = []
-    /// Which units the vocabularies slots asked about have among their words (`KnownUnits`).
-    var knownUnits: [KnownUnits] = []
+    /// The slots' lexicons and vocabularies (`SlotSources`).
+    var sources = SlotSources()
 
     /// Empties everything for a run over `length` units.
     mutating func reset(length: Int) {
@@ -649,7 +739,7 @@ struct MatcherScratch {
         while states.count <= length { states.append([]) }
         slotMatches.removeAll(keepingCapacity: true)
         slotRanges.removeAll(keepingCapacity: true)
-        knownUnits.removeAll(keepingCapacity: true)
+        sources.removeAll()
     }
 
     private final class Box {
@@ -749,10 +839,10 @@ struct AutomatonMatcher {
         var slips = IndexTable.placeholder
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
-        var knownUnits: [KnownUnits] = []
+        var sources = SlotSources()
         // In from the scratch now, back to it at the end.
         func exchange() {
-            swap(&knownUnits, &scratch.knownUnits)
+            swap(&sources, &scratch.sources)
             swap(&arena, &scratch.arena)
             swap(&agenda, &scratch.agenda)
             swap(&states, &scratch.states)
@@ -870,8 +960,7 @@ struct AutomatonMatcher {
                         list = slotRanges.count
                         let first = slotMatchList.count
                         slotMatches(
-                            automaton.slots[Int(step.key)], at: position, limit: to, into: &arena, appending: &slotMatchList,
-                            known: &knownUnits)
+                            Int(step.key), at: position, limit: to, into: &arena, appending: &slotMatchList, sources: &sources)
                         slotRanges.append(first..<slotMatchList.count)
                         slotCache.insert(key, Int32(list), at: cached)
                     }
@@ -893,9 +982,10 @@ struct AutomatonMatcher {
     /// The ways a slot can match at `position`, appended to `result`: where each ends, its
     /// score (and the capture's bonus), its capture (put in `arena`) and the units it matched.
     private func slotMatches(
-        _ slot: Automaton.Slot, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch],
-        known: inout [KnownUnits]
+        _ id: Int, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch],
+        sources: inout SlotSources
     ) {
+        let slot = automaton.slots[id]
         let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
         func match(_ end: Int, _ score: Double, _ capture: consuming Capture, _ literals: Int) {
             result.append(PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals))
@@ -918,34 +1008,24 @@ struct AutomatonMatcher {
                 )
             }
         case .enumeration:
-            guard let lexicon = oracle.enumerations[slot.parameter] else { return }
-            for (end, value, exact) in lexicon.matches(keys, lengths: lengths, from: position) where end <= limit {
+            let lexicon = oracle.binding.lexicon(id)
+            guard lexicon >= 0 else { return }
+            for (end, value, exact) in oracle.binding.lexicons[lexicon].matches(keys, lengths: lengths, from: position) where end <= limit {
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
                 match(end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
             }
-        case .free(let maxLength, let list, let vocabulary, let perToken, let names):
+        case .free(let maxLength, let list, _, let perToken, let names):
             // The vocabulary, with which units are its words, once per run.
-            var v: Int?
-            if let vocabulary {
-                if let made = known.firstIndex(where: { $0.vocabulary == vocabulary }) {
-                    v = made
-                } else if let phrases = oracle.vocabularies[vocabulary] {
-                    known.append(KnownUnits(vocabulary: vocabulary, phrases: phrases, count: keys.count))
-                    v = known.count - 1
-                }
-            }
-            let phrases = v.map { known[$0].phrases }
-            func isPhrase(_ range: Range<Int>) -> Bool {
-                guard let v else { return false }
-                return known[v].isPhrase(keys, range)
-            }
+            let v = sources.vocabulary(id, oracle, units: keys.count)
+            let longest = v >= 0 ? sources.known[v].phrases.longest : 0
+            func isPhrase(_ range: Range<Int>) -> Bool { v >= 0 && sources.known[v].isPhrase(keys, range) }
             // A name never starts with a function word ("my", "the"), unless a known phrase does
             // ("my mom"), or a title with its article ("la doctora Collins", "al doctor Braun"):
             // the title is part of the name as said, the article is not.
             var opener = 0
             var article = 0
             if names, notName[position] {
-                let reach = min(phrases?.longest ?? 0, limit - position)
+                let reach = min(longest, limit - position)
                 let knownPhrase =
                     reach >= 1 && (1...reach).contains { length in isPhrase(position..<(position + length)) }
                 if !knownPhrase {
@@ -974,8 +1054,8 @@ struct AutomatonMatcher {
                 if list {
                     guard splitList((position + article)..<end, into: &items) else { continue }
                     // Only an item of several words may split into known names.
-                    if let phrases, items.contains(where: { $0.count > 1 }) {
-                        items = items.flatMap { segment($0, phrases, isPhrase) ?? [$0] }
+                    if v >= 0, items.contains(where: { $0.count > 1 }) {
+                        items = items.flatMap { segment($0, longest, isPhrase) ?? [$0] }
                     }
                 } else {
                     items.append((position + article)..<end)
@@ -984,12 +1064,12 @@ struct AutomatonMatcher {
                 var known = 0
                 var possible = true
                 for item in items {
-                    if let phrases, item.count <= phrases.longest, isPhrase(item) {
+                    if v >= 0, item.count <= longest, isPhrase(item) {
                         score += MatchScores.knownNameToken * Double(item.count)
                         known += item.count
                         continue
                     }
-                    if perToken == nil, let phrases, phrases.nearlyContains(keys[item]) {
+                    if perToken == nil, v >= 0, sources.known[v].phrases.nearlyContains(keys[item]) {
                         score += MatchScores.nearKnownNameToken * Double(item.count)
                         known += item.count
                         continue
@@ -1029,13 +1109,13 @@ struct AutomatonMatcher {
 
     /// An unknown item that splits entirely into known names ("bobo luis" said without a
     /// comma), longest names first; nil when it does not.
-    private func segment(_ item: Range<Int>, _ phrases: PhraseSet, _ isPhrase: (Range<Int>) -> Bool) -> [Range<Int>]? {
-        guard item.count > 1, !(item.count <= phrases.longest && isPhrase(item)) else { return nil }
+    private func segment(_ item: Range<Int>, _ longest: Int, _ isPhrase: (Range<Int>) -> Bool) -> [Range<Int>]? {
+        guard item.count > 1, !(item.count <= longest && isPhrase(item)) else { return nil }
         var parts: [Range<Int>] = []
         var start = item.lowerBound
         while start < item.upperBound {
             var found: Int?
-            for length in stride(from: min(phrases.longest, item.upperBound - start), through: 1, by: -1)
+            for length in stride(from: min(longest, item.upperBound - start), through: 1, by: -1)
             where isPhrase(start..<(start + length)) {
                 found = length
                 break

@@ -41,7 +41,8 @@ struct ShortcutMatcher: Sendable {
     /// within tolerance.
     func matches(_ units: [MatchUnit]) -> [Match] {
         guard !entries.isEmpty, !units.isEmpty else { return [] }
-        let oracle = SlotOracle(units: units, entities: [:], vocabularies: [:], enumerations: [:], conjunctions: [], notNames: [], app: nil)
+        let oracle = SlotOracle(
+            units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
         let prefixMatcher = AutomatonMatcher(automaton: prefix.automaton, oracle: oracle)
         let suffixMatcher = AutomatonMatcher(automaton: suffix.automaton, oracle: oracle)
         let starts = (0...min(4, units.count - 1)).filter {

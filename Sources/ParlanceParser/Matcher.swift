@@ -458,14 +458,35 @@ struct PathArena {
         var literals: Int
     }
 
+    /// What a step captured, as plain values (nothing to release when the arena is emptied):
+    /// the slot (by id), the units, and the value's kind, with where its value is kept.
+    struct Captured {
+        enum Kind: UInt8 { case words, list, entity, enumeration, goal, app }
+        var slot: Int32
+        var start: Int32
+        var end: Int32
+        var kind: Kind
+        /// A list: its first item in `items`; an entity or a goal: its index among the entities
+        /// starting at `start`; an enum value: its index in `values`.
+        var first: Int32 = 0
+        /// A list's number of items.
+        var count: Int32 = 0
+    }
+
     var nodes: [Node] = []
-    var captures: [Capture] = []
+    var captures: [Captured] = []
+    /// The items of the list captures, one after another.
+    var items: [Range<Int>] = []
+    /// The values of the enum captures.
+    var values: [String] = []
 
     init(reserving capacity: Int = 0) { nodes.reserveCapacity(capacity) }
 
     mutating func removeAll() {
         nodes.removeAll(keepingCapacity: true)
         captures.removeAll(keepingCapacity: true)
+        items.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
     }
 
     mutating func add(score: Double, literals: Int, skips: Int, template: Int32, parent: Int32, capture: Int32) -> Int32 {
@@ -473,7 +494,7 @@ struct PathArena {
         return Int32(nodes.count - 1)
     }
 
-    mutating func add(_ capture: consuming Capture) -> Int32 {
+    mutating func add(_ capture: Captured) -> Int32 {
         captures.append(capture)
         return Int32(captures.count - 1)
     }
@@ -487,7 +508,7 @@ struct PathArena {
 
     /// The accepted paths as `MatchPath`s, by accepting state: each one's captures read back
     /// along its parents, and the last template it entered.
-    func paths(_ accepted: [Int: Int32]) -> [(state: Int, path: MatchPath)] {
+    func paths(_ accepted: [Int: Int32], capture: (Captured) -> Capture) -> [(state: Int, path: MatchPath)] {
         var result: [(state: Int, path: MatchPath)] = []
         result.reserveCapacity(accepted.count)
         var found: [Int32] = []
@@ -504,7 +525,7 @@ struct PathArena {
             }
             let path = MatchPath(
                 score: end.score, literals: end.literals, skips: end.skips, templateIndex: template,
-                captures: found.reversed().map { captures[Int($0)] })
+                captures: found.reversed().map { capture(captures[Int($0)]) })
             result.append((state, path))
         }
         result.sort { $0.state < $1.state }
@@ -879,7 +900,7 @@ struct AutomatonMatcher {
             states[offset].sortAscending()
             for state in states[offset] {
                 // Over the parse's budget: stop; the parse then throws TooSlow.
-                if let meter, !meter.spend() { return (!result.isEmpty, paths ? arena.paths(result) : []) }
+                if let meter, !meter.spend() { return (!result.isEmpty, paths ? arena.paths(result) { capture($0, arena) } : []) }
                 let index = agenda.value(at: agenda.slot(of: offset << 32 | state))!
                 let path = arena.nodes[Int(index)]
                 // A path that has just skipped a word (it captured nothing, and skipped more than
@@ -976,7 +997,7 @@ struct AutomatonMatcher {
                 }
             }
         }
-        return (!result.isEmpty, paths ? arena.paths(result) : [])
+        return (!result.isEmpty, paths ? arena.paths(result) { capture($0, arena) } : [])
     }
 
     /// The ways a slot can match at `position`, appended to `result`: where each ends, its
@@ -987,32 +1008,35 @@ struct AutomatonMatcher {
     ) {
         let slot = automaton.slots[id]
         let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
-        func match(_ end: Int, _ score: Double, _ capture: consuming Capture, _ literals: Int) {
+        func match(_ end: Int, _ score: Double, _ capture: PathArena.Captured, _ literals: Int) {
             result.append(PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals))
+        }
+        func captured(_ range: Range<Int>, _ kind: PathArena.Captured.Kind, first: Int = 0, count: Int = 0) -> PathArena.Captured {
+            PathArena.Captured(
+                slot: Int32(id), start: Int32(range.lowerBound), end: Int32(range.upperBound), kind: kind, first: Int32(first),
+                count: Int32(count))
         }
         switch slot.kind {
         case .app:
             guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return }
-            match(app.upperBound, MatchScores.literal, Capture(parameter: slot.parameter, range: app, value: .app), app.count)
+            match(app.upperBound, MatchScores.literal, captured(app, .app), app.count)
         case .entity(let types):
-            for (end, entity) in oracle.entities[position] ?? [] where end <= limit && types.contains(entity.type.rawValue) {
-                match(
-                    end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .entity(entity)),
-                    end - position)
+            for (k, (end, entity)) in (oracle.entities[position] ?? []).enumerated()
+            where end <= limit && types.contains(entity.type.rawValue) {
+                match(end, MatchScores.entity, captured(position..<end, .entity, first: k), end - position)
             }
         case .goal:
-            for (end, entity) in oracle.entities[position] ?? [] where end <= limit && [.duration, .distance, .energy].contains(entity.type)
-            {
-                match(
-                    end, MatchScores.entity, Capture(parameter: slot.parameter, range: position..<end, value: .goal(entity)), end - position
-                )
+            for (k, (end, entity)) in (oracle.entities[position] ?? []).enumerated()
+            where end <= limit && [.duration, .distance, .energy].contains(entity.type) {
+                match(end, MatchScores.entity, captured(position..<end, .goal, first: k), end - position)
             }
         case .enumeration:
             let lexicon = oracle.binding.lexicon(id)
             guard lexicon >= 0 else { return }
             for (end, value, exact) in oracle.binding.lexicons[lexicon].matches(keys, lengths: lengths, from: position) where end <= limit {
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
-                match(end, score, Capture(parameter: slot.parameter, range: position..<end, value: .enumeration(value)), end - position)
+                arena.values.append(value)
+                match(end, score, captured(position..<end, .enumeration, first: arena.values.count - 1), end - position)
             }
         case .free(let maxLength, let list, _, let perToken, let names):
             // The vocabulary, with which units are its words, once per run.
@@ -1097,10 +1121,31 @@ struct AutomatonMatcher {
                     }
                 }
                 guard possible else { continue }
-                let value: CapturedValue = list ? .list(items) : .words
-                match(end, score, Capture(parameter: slot.parameter, range: (position + article)..<end, value: value), known)
+                let range = (position + article)..<end
+                if list {
+                    arena.items.append(contentsOf: items)
+                    match(end, score, captured(range, .list, first: arena.items.count - items.count, count: items.count), known)
+                } else {
+                    match(end, score, captured(range, .words), known)
+                }
             }
         }
+    }
+
+    /// A capture of an accepted path as a value (`PathArena.Captured` read back).
+    private func capture(_ c: PathArena.Captured, _ arena: PathArena) -> Capture {
+        let parameter = automaton.slots[Int(c.slot)].parameter
+        let range = Int(c.start)..<Int(c.end)
+        let value: CapturedValue
+        switch c.kind {
+        case .words: value = .words
+        case .list: value = .list(Array(arena.items[Int(c.first)..<Int(c.first + c.count)]))
+        case .entity: value = .entity(oracle.entities[range.lowerBound]![Int(c.first)].entity)
+        case .goal: value = .goal(oracle.entities[range.lowerBound]![Int(c.first)].entity)
+        case .enumeration: value = .enumeration(arena.values[Int(c.first)])
+        case .app: value = .app
+        }
+        return Capture(parameter: parameter, range: range, value: value)
     }
 
     /// Whether an enum phrase of the grammar (a call's capability, a destination, a message's

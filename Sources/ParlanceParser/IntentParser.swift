@@ -396,13 +396,27 @@ public final class IntentParser: UtteranceParser {
         /// or more), app by app in the context's order, each with its app, its length in
         /// characters and its ends (`EditDistance.ends`): what `near` scans, no app's names copied.
         private let nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?)]
+        /// What the ends of the names of `shortestSlipped` characters or more leave (`EndsSketch`).
+        private let slipEnds: EndsSketch
+        /// (length, first byte) of every name of `nearNames`, for inflected names.
+        private let inflectedFirsts: Bits256
 
         /// The apps, in the context's order, with a name that `said` (of `count` characters) is
         /// with one slip (names of `shortestSlipped` characters or more), or, for a `single`
         /// word, inflected as a verb (the name and one to three more characters).
         func near(_ said: String, count: Int, single: Bool) -> [Int] {
-            var found: [Int] = []
             let ends = EditDistance.ends(said)
+            // Ruled out by sketches first: no name said with one slip has these ends and a
+            // length within one, and no name inflected is this many characters shorter with
+            // this first byte.
+            if !slipEnds.mayBeNear(length: count, ends: ends) {
+                guard single, let byte = said.utf8.first,
+                    (max(0, count - 3)..<count).contains(where: {
+                        inflectedFirsts.contains(Bits256.sketch(count: $0, first: byte, last: nil))
+                    })
+                else { return [] }
+            }
+            var found: [Int] = []
             for name in nearNames where found.last != name.app {
                 let n = name.length
                 if (n >= Self.shortestSlipped && abs(n - count) <= 1 && !EditDistance.endsRuleOut(ends, name.ends)
@@ -426,6 +440,14 @@ public final class IntentParser: UtteranceParser {
                 }
             }
             self.nearNames = nearNames
+            var slipEnds = EndsSketch()
+            var inflectedFirsts = Bits256()
+            for name in nearNames {
+                if name.length >= Self.shortestSlipped { slipEnds.insert(length: name.length, ends: name.ends) }
+                if let byte = name.key.utf8.first { inflectedFirsts.insert(Bits256.sketch(count: name.length, first: byte, last: nil)) }
+            }
+            self.slipEnds = slipEnds
+            self.inflectedFirsts = inflectedFirsts
             var exact: [String: [Int]] = [:]
             for (index, names) in keys.enumerated() {
                 for name in Set(names) { exact[name, default: []].append(index) }

@@ -268,6 +268,41 @@ struct PhraseSet: Sendable {
     }
 }
 
+/// What `EditDistance.endsRuleOut` leaves of a list of words, by length in characters: a word
+/// no word of the list of its length or one either side might be within one slip of is ruled
+/// out with three bit tests, before the list is scanned. Words of one slip share their first
+/// or their last byte, unless `EditDistance.endsOpen` (then nothing is ruled out).
+struct EndsSketch: Sendable {
+    /// (length, first byte) and (length, last byte) of the words, and the lengths of the words
+    /// whose ends rule nothing out.
+    private var firsts = Bits256()
+    private var lasts = Bits256()
+    private var open = Bits256()
+
+    mutating func insert(length: Int, ends: (first: UInt8, last: UInt8)?) {
+        if EditDistance.endsOpen(ends) {
+            open.insert(Bits256.sketch(count: length, first: nil, last: nil))
+        } else if let ends {
+            firsts.insert(Bits256.sketch(count: length, first: ends.first, last: nil))
+            lasts.insert(Bits256.sketch(count: length, first: nil, last: ends.last))
+        }
+    }
+
+    /// False only when every word of the list of `length - 1`, `length` or `length + 1`
+    /// characters is ruled out by its ends against `ends` (`EditDistance.endsRuleOut`).
+    func mayBeNear(length: Int, ends: (first: UInt8, last: UInt8)?) -> Bool {
+        guard let ends, !EditDistance.endsOpen(ends) else { return true }
+        for n in (length - 1)...(length + 1)
+        where open.contains(Bits256.sketch(count: n, first: nil, last: nil))
+            || firsts.contains(Bits256.sketch(count: n, first: ends.first, last: nil))
+            || lasts.contains(Bits256.sketch(count: n, first: nil, last: ends.last))
+        {
+            return true
+        }
+        return false
+    }
+}
+
 /// Phrases of an enum parameter's values in one language: "missed" → ["missed", "unanswered"].
 struct PhraseLexicon: Sendable {
     private(set) var entries: [[String]: String] = [:]
@@ -281,6 +316,8 @@ struct PhraseLexicon: Sendable {
     private var longWords: [(word: String, length: Int, value: String, ends: (first: UInt8, last: UInt8)?)] = []
     /// `longWords`' indices by length, in insertion order.
     private var longWordsByLength: [Int: [Int]] = [:]
+    /// What the ends of `longWords` leave (`EndsSketch`).
+    private var longWordEnds = EndsSketch()
     /// The first word of every phrase, and their sketch (`Bits256`): most units are ruled
     /// out without hashing them.
     private(set) var firstWords: Set<String> = []
@@ -310,6 +347,7 @@ struct PhraseLexicon: Sendable {
             if keys.count == 1, lengths[0] >= 5 {
                 longWordsByLength[lengths[0], default: []].append(longWords.count)
                 longWords.append((keys[0], lengths[0], value, EditDistance.ends(keys[0])))
+                longWordEnds.insert(length: lengths[0], ends: EditDistance.ends(keys[0]))
             }
             if keys.count > 1, let first = keys[0].first, let byte = keys[0].utf8.first {
                 severalByFirst[first, default: []].append(several.count)
@@ -361,7 +399,8 @@ struct PhraseLexicon: Sendable {
             var first: Int?
             // Words whose ends alone rule them out are not compared (`EditDistance.endsRuleOut`).
             let ends = EditDistance.ends(keys[start])
-            for known in (length - 1)...(length + 1) {
+            let mayBeNear = longWordEnds.mayBeNear(length: length, ends: ends)
+            for known in (length - 1)...(length + 1) where mayBeNear {
                 for index in longWordsByLength[known] ?? [] {
                     if let first, index > first { break }
                     if !EditDistance.endsRuleOut(ends, longWords[index].ends), EditDistance.withinOne(keys[start], longWords[index].word) {
@@ -1244,6 +1283,14 @@ enum EditDistance {
     /// marks, or ends with it after a prepended mark); two words of two characters one edit
     /// apart with ASCII ends are one byte each. Reads no character, allocates nothing.
     @inline(__always) static func endsRuleOut(_ a: String, _ b: String) -> Bool { endsRuleOut(ends(a), ends(b)) }
+
+    /// Whether `ends(_:)` of a word can rule nothing out (`endsRuleOut` is false for it
+    /// whatever the other word): none (fewer than three bytes), a byte of a non-ASCII
+    /// character at either end, or a CR first or an LF last.
+    @inline(__always) static func endsOpen(_ x: (first: UInt8, last: UInt8)?) -> Bool {
+        guard let x else { return true }
+        return (x.first | x.last) >= 0x80 || x.first == 0x0D || x.last == 0x0A
+    }
 
     /// `endsRuleOut` on the words' `ends(_:)`, read beforehand.
     @inline(__always) static func endsRuleOut(_ x: (first: UInt8, last: UInt8)?, _ y: (first: UInt8, last: UInt8)?) -> Bool {

@@ -135,7 +135,11 @@ struct Automaton: Sendable {
     /// Each word's length in characters, by id (set by `close`): the matcher's one-slip test
     /// reads it instead of counting a string's characters per state.
     private(set) var wordLengths: [Int32] = []
+    /// The ids while the automaton is built (`intern`); emptied by `close`.
     private var wordIDs: [String: Int32] = [:]
+    /// The ids of a closed automaton: `words` as a `FeatureTable` (row = id), looked up by the
+    /// words' bytes, with no `Hasher`.
+    private var wordTable = FeatureTable([])
     /// The distinct slots, by id.
     private(set) var slots: [Slot] = []
     private var slotIDs: [Slot: Int32] = [:]
@@ -152,7 +156,7 @@ struct Automaton: Sendable {
     private(set) var endSteps = StepTable()
 
     /// The id of a word some edge matches; nil for a word no template has.
-    func id(of key: String) -> Int32? { wordIDs[key] }
+    func id(of key: String) -> Int32? { wordTable[key] }
 
     /// Computes the closures of the states a match can stand in, from `start`, keeping as
     /// ends only the `accepting` states; call once, after the last edge is added.
@@ -184,6 +188,8 @@ struct Automaton: Sendable {
         var order: [UInt64] = []
         // Words of 4+ letters, by id (counting a string's characters is not free).
         wordLengths = self.words.map { Int32($0.count) }
+        wordTable = FeatureTable(self.words)
+        wordIDs = [:]
         let long = wordLengths.map { $0 >= 4 }
         flat.withUnsafeBufferPointer { flat in
             for state in 0..<count {
@@ -356,10 +362,7 @@ extension Automaton: ImageCodable {
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        var ids: [String: Int32] = [:]
-        ids.reserveCapacity(words.count)
-        for (id, word) in words.enumerated() { ids[word] = Int32(id) }
-        wordIDs = ids
+        wordTable = FeatureTable(words)
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is
         // written by this same build, and one that differs by a bit is built again).

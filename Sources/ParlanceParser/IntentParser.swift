@@ -860,7 +860,7 @@ public final class IntentParser: UtteranceParser {
         let first = c.units[range.lowerBound].token.span.start
         var last = c.units[range.upperBound - 1].token.span.end
         if last < c.scalars.count, c.scalars[last] == ".", c.dotted.contains(c.units[range].map(\.key)[...]) { last += 1 }
-        return (String(String.UnicodeScalarView(c.scalars[first..<last])), Span(first, last))
+        return (String(scalars: c.scalars[first..<last]), Span(first, last))
     }
 
     func value(_ entity: Entity, for p: ParameterSpec) -> ParameterValue {

@@ -299,7 +299,7 @@ extension IntentParser {
     /// The words of units `range` as said, and their span.
     static func said(_ range: Range<Int>, units: [MatchUnit], scalars: [Unicode.Scalar]) -> (raw: String, span: Span) {
         let span = Span(units[range.lowerBound].token.span.start, units[range.upperBound - 1].token.span.end)
-        return (String(String.UnicodeScalarView(scalars[span.start..<span.end])), span)
+        return (String(scalars: scalars[span.start..<span.end]), span)
     }
 
     /// The units a span covers.

@@ -176,6 +176,23 @@ extension String {
         bytesAllSatisfy { $0 < 0x80 && $0 != 0x0D } ? utf8.count : count
     }
 
+    /// The string of `scalars`, as `String(String.UnicodeScalarView(scalars))` makes it, written
+    /// as UTF-8 in one go (the scalar view appends a scalar at a time).
+    @inlinable package init<S: Collection>(scalars: S) where S.Element == Unicode.Scalar {
+        var count = 0
+        for scalar in scalars { count += UTF8.width(scalar) }
+        self.init(unsafeUninitializedCapacity: count) { buffer in
+            var i = 0
+            for scalar in scalars {
+                UTF8.encode(scalar) { byte in
+                    buffer[i] = byte
+                    i += 1
+                }
+            }
+            return i
+        }
+    }
+
     /// Whether every UTF-8 byte satisfies `predicate`, read from the string's storage when it
     /// has one (native strings do), else byte by byte.
     package func bytesAllSatisfy(_ predicate: (UInt8) -> Bool) -> Bool {

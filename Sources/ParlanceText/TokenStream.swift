@@ -43,13 +43,13 @@ struct TokenStream {
         let a = token(unit).span.end
         let b = token(unit + 1).span.start
         guard b <= scalars.count, a <= b else { return "" }
-        return String(String.UnicodeScalarView(scalars[a..<b]))
+        return String(scalars: scalars[a..<b])
     }
 
     /// The original text of a span.
     func text(_ span: Span) -> String {
         guard span.end <= scalars.count else { return "" }
-        return String(String.UnicodeScalarView(scalars[span.start..<span.end]))
+        return String(scalars: scalars[span.start..<span.end])
     }
 }
 

@@ -87,8 +87,8 @@ public final class Tokenizer: Sendable {
             if digits < scalars.count, scalars[digits].properties.isAlphabetic {
                 tokens.append(
                     makeToken(
-                        String(String.UnicodeScalarView(scalars[..<digits])), span: Span(span.start, span.start + digits), kind: .number))
-                splitWord(String(String.UnicodeScalarView(scalars[digits...])), span: Span(span.start + digits, span.end), into: &tokens)
+                        String(scalars: scalars[..<digits]), span: Span(span.start, span.start + digits), kind: .number))
+                splitWord(String(scalars: scalars[digits...]), span: Span(span.start + digits, span.end), into: &tokens)
                 return
             }
         }
@@ -100,20 +100,20 @@ public final class Tokenizer: Sendable {
             guard length < scalars.count else { break }
             tokens.append(
                 makeToken(
-                    String(String.UnicodeScalarView(scalars[..<length])), span: Span(span.start, span.start + length), kind: .word,
+                    String(scalars: scalars[..<length]), span: Span(span.start, span.start + length), kind: .word,
                     normalized: elision.expansion))
-            splitWord(String(String.UnicodeScalarView(scalars[length...])), span: Span(span.start + length, span.end), into: &tokens)
+            splitWord(String(scalars: scalars[length...]), span: Span(span.start + length, span.end), into: &tokens)
             return
         }
         for (n, suffix) in suffixes.enumerated() where keyCount > suffixLengths[n] + 1 && key.hasSuffix(suffix) {
             let length = suffix.unicodeScalars.count
             guard length < scalars.count else { break }
             splitWord(
-                String(String.UnicodeScalarView(scalars[..<(scalars.count - length)])), span: Span(span.start, span.end - length),
+                String(scalars: scalars[..<(scalars.count - length)]), span: Span(span.start, span.end - length),
                 into: &tokens)
             tokens.append(
                 makeToken(
-                    String(String.UnicodeScalarView(scalars[(scalars.count - length)...])), span: Span(span.end - length, span.end),
+                    String(scalars: scalars[(scalars.count - length)...]), span: Span(span.end - length, span.end),
                     kind: .word))
             return
         }
@@ -121,11 +121,11 @@ public final class Tokenizer: Sendable {
             var start = span.start
             tokens.append(
                 makeToken(
-                    String(String.UnicodeScalarView(scalars[..<split.baseLength])), span: Span(start, start + split.baseLength),
+                    String(scalars: scalars[..<split.baseLength]), span: Span(start, start + split.baseLength),
                     kind: .word, normalized: split.baseNormalized))
             start += split.baseLength
             for pronoun in split.pronouns {
-                let text = String(String.UnicodeScalarView(scalars[(start - span.start)..<(start - span.start + pronoun.length)]))
+                let text = String(scalars: scalars[(start - span.start)..<(start - span.start + pronoun.length)])
                 tokens.append(makeToken(text, span: Span(start, start + pronoun.length), kind: .word, normalized: pronoun.normalized))
                 start += pronoun.length
             }
@@ -249,10 +249,10 @@ struct CliticSplitter: Sendable {
     private func split(_ scalars: [Unicode.Scalar], end: Int, found: [(Int, String)]) -> Split? {
         guard found.count < maxPronouns else { return nil }
         for length in stride(from: min(longestPronoun, end - 2), through: 1, by: -1) {
-            let suffix = String(String.UnicodeScalarView(scalars[(end - length)..<end]))
+            let suffix = String(scalars: scalars[(end - length)..<end])
             guard let normalized = pronouns[TextNormalizer.key(suffix)] else { continue }
             let pronounsSoFar = [(length, normalized)] + found
-            let base = String(String.UnicodeScalarView(scalars[..<(end - length)]))
+            let base = String(scalars: scalars[..<(end - length)])
             if let baseNormalized = verbForm(base) {
                 return Split(baseLength: end - length, baseNormalized: baseNormalized, pronouns: pronounsSoFar)
             }

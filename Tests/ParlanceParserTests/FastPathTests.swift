@@ -35,6 +35,19 @@ import Testing
         }
     }
 
+    @Test func aStringOfScalarsIsTheScalarViewsString() {
+        var generator = Generator(state: 22)
+        for _ in 0..<3_000 {
+            let scalars = Array(Self.text(&generator, pieces: Int.random(in: 0...12, using: &generator)).unicodeScalars)
+            let from = Int.random(in: 0...scalars.count, using: &generator)
+            let to = Int.random(in: from...scalars.count, using: &generator)
+            let made = String(scalars: scalars[from..<to])
+            let plain = String(String.UnicodeScalarView(scalars[from..<to]))
+            #expect(Array(made.utf8) == Array(plain.utf8), "\(scalars[from..<to].map(\.value))")
+            #expect(made == plain)
+        }
+    }
+
     @Test func statesSortAsSortedDoes() {
         var generator = Generator(state: 21)
         for round in 0..<3_000 {

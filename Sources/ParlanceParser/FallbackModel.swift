@@ -91,6 +91,32 @@ public struct FallbackModel: Sendable, Codable {
         self.pairClasses = pairClasses
         self.pairWeights = pairWeights
         self.training = training
+        self.indicesInBounds = Self.inBounds(
+            rows: rows.count, offsets: offsets, pairClasses: pairClasses, pairWeights: pairWeights, classes: bias.count)
+    }
+
+    /// Whether every index the weights hold falls inside its table: a row's offsets (one more
+    /// than the rows, rising from 0 to the number of weights) and each weight's class. Checked
+    /// once per model; `scores` then reads the tables without a check per weight, and a model
+    /// that fails it is read with every check (and stops at the first bad index, as before).
+    private let indicesInBounds: Bool
+
+    private static func inBounds(rows: Int, offsets: [Int32], pairClasses: [UInt16], pairWeights: [Float], classes: Int) -> Bool {
+        guard offsets.count == rows + 1, offsets.first == 0, Int(offsets[rows]) == pairClasses.count, pairWeights.count == pairClasses.count
+        else { return false }
+        // Plain loops over the buffers, which the compiler vectorizes: a model has about a
+        // million weights, read here once.
+        let rising = offsets.withUnsafeBufferPointer { o in
+            var fall: Int32 = 0
+            for k in 0..<rows { fall |= (o[k + 1] &- o[k]) & Int32.min }
+            return fall == 0
+        }
+        let highest = pairClasses.withUnsafeBufferPointer { c in
+            var most: UInt16 = 0
+            for k in c.indices { most = Swift.max(most, c[k]) }
+            return most
+        }
+        return rising && (pairClasses.isEmpty || Int(highest) < classes)
     }
 
     /// The same weights under another language, threshold or training report.
@@ -147,17 +173,32 @@ public struct FallbackModel: Sendable, Codable {
         try c.encode(training, forKey: .training)
     }
 
-    /// Adds a feature's weights to class scores.
-    @inline(__always)
-    func add(_ feature: String, to scores: inout [Double]) {
-        guard let row = rows[feature] else { return }
-        for p in Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1]) { scores[Int(pairClasses[p])] += Double(pairWeights[p]) }
-    }
-
-    /// Class scores (logits) for a feature set.
+    /// Class scores (logits) for a feature set: the bias, then each feature's weights added in
+    /// the order of the features and of the weights (read through raw buffers: no bounds or
+    /// uniqueness check per weight).
     func scores(_ features: [String]) -> [Double] {
         var scores = bias
-        for feature in features { add(feature, to: &scores) }
+        guard indicesInBounds else {
+            for feature in features {
+                guard let row = rows[feature] else { continue }
+                for p in Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1]) { scores[Int(pairClasses[p])] += Double(pairWeights[p]) }
+            }
+            return scores
+        }
+        scores.withUnsafeMutableBufferPointer { scores in
+            offsets.withUnsafeBufferPointer { offsets in
+                pairClasses.withUnsafeBufferPointer { classes in
+                    pairWeights.withUnsafeBufferPointer { weights in
+                        for feature in features {
+                            guard let row = rows[feature] else { continue }
+                            for p in Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1]) {
+                                scores[Int(classes[p])] += Double(weights[p])
+                            }
+                        }
+                    }
+                }
+            }
+        }
         return scores
     }
 

@@ -91,8 +91,7 @@ extension IntentParser {
     /// context is nearly always for it, so its intents get `namedAppPrior` more log-odds.
     static func distribution(_ model: FrameModel, features: [String], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
         let c = model.classifier
-        var scores = c.bias
-        for feature in features { c.add(feature, to: &scores) }
+        let scores = c.scores(features)
         let t = max(model.temperature, 0.05)
         var entries = scores.indices.map { (label: c.classes[$0], score: scores[$0] / t) }
         if let allowed {

@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    @Test func classScoresAreTheBiasPlusEachFeaturesWeights() {
+        var generator = Generator(state: 23)
+        let report = FallbackModel.TrainingReport(
+            examples: 0, heldOut: 0, heldOutAccuracy: 0, heldOutRejection: 0, epochs: 0, seed: 0)
+        for round in 0..<200 {
+            let classes = (0..<Int.random(in: 1...6, using: &generator)).map { "c\($0)" }
+            let bias = classes.map { _ in Double.random(in: -1...1, using: &generator) }
+            var weights: [String: [[Double]]] = [:]
+            for f in 0..<Int.random(in: 0...30, using: &generator) {
+                weights["w:f\(f)"] = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    [Double(Int.random(in: 0..<classes.count, using: &generator)), Double(Float.random(in: -2...2, using: &generator))]
+                }
+            }
+            let model = FallbackModel(language: "en", classes: classes, threshold: 0.5, bias: bias, weights: weights, training: report)
+            let features = (0..<Int.random(in: 0...12, using: &generator)).map { _ in "w:f\(Int.random(in: 0...40, using: &generator))" }
+            var expected = bias
+            for feature in features {
+                for pair in weights[feature] ?? [] { expected[Int(pair[0])] += Double(Float(pair[1])) }
+            }
+            #expect(model.scores(features) == expected, "round \(round)")
+        }
+    }
+
     @Test func statesSortAsSortedDoes() {
         var generator = Generator(state: 21)
         for round in 0..<3_000 {

@@ -129,13 +129,23 @@ enum Viterbi {
         let n = emissions.count
         let k = labels.count
         guard n > 0 else { return [] }
-        let inside = labels.map { $0.hasPrefix("I-") ? String($0.dropFirst(2)) : nil }
-        let name = labels.map { $0 == "O" ? "" : String($0.dropFirst(2)) }
+        // Each label's parameter as a number (-1 for "O"), and each I- label's parameter (-3
+        // for a label that is no I- one, -2 for a parameter no label other than "O" has): an I-
+        // label follows a label of its parameter, compared as numbers rather than strings.
+        var numbers: [Substring: Int] = [:]
+        let parameter = labels.map { label -> Int in
+            guard label != "O" else { return -1 }
+            let name = label.dropFirst(2)
+            if let known = numbers[name] { return known }
+            numbers[name] = numbers.count
+            return numbers.count - 1
+        }
+        let inside = labels.map { label -> Int in label.hasPrefix("I-") ? numbers[label.dropFirst(2)] ?? -2 : -3 }
         func legal(_ from: Int?, _ to: Int) -> Bool {
             guard allowed[to] else { return false }
-            guard let param = inside[to] else { return true }
+            guard inside[to] != -3 else { return true }
             guard let from else { return false }
-            return name[from] == param && labels[from] != "O"
+            return parameter[from] == inside[to]
         }
         var score = [Float](repeating: -.infinity, count: k)
         var back = [[Int]](repeating: [Int](repeating: 0, count: k), count: n)

@@ -161,9 +161,13 @@ import Testing
         for name in names + ["w:cal", "c:ße", "x"] {
             #expect(fromBytes[name] == fromNames[name], "\(name)")
         }
-        // A name given twice keeps its first row.
+        // A name given twice keeps its first row, also among many names whose probe sequences
+        // cross (each of 3,000 names given three times, the copies far apart).
         #expect(fromBytes["w:call"] == 0)
         #expect(fromBytes["x"] == nil)
+        let many = (0..<3_000).map { "w:\($0)" }
+        let repeated = FeatureTable(many + many.reversed() + many)
+        for (row, name) in many.enumerated() { #expect(repeated[name] == Int32(row)) }
     }
 
     @Test func anIndexTableHoldsWhatADictionaryHolds() {

@@ -30,7 +30,10 @@ package struct FeatureTable: Sendable {
         var size = 1
         while size < 2 * max(1, ends.count) { size *= 2 }
         slots = [Int32](repeating: -1, count: size)
-        for n in 0..<ends.count where row(named: name(of: n)) == nil {
+        // Rows in order, each at the first empty slot from its hash's: a name given twice has
+        // its first row earlier on its probe sequence than any later one, so a lookup (which
+        // stops at the first row of the name) finds the first, with no lookup made here.
+        for n in 0..<ends.count {
             var slot = Int(slotHash(n) & UInt64(size - 1))
             while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
             slots[slot] = Int32(n)

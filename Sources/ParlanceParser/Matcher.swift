@@ -889,9 +889,11 @@ struct AutomatonMatcher {
         accepted: Bool, paths: [(state: Int, path: MatchPath)]
     ) {
         let length = to - from
-        // Paths live in an arena (`PathArena`): values, no reference counting in the loop. The
-        // agenda maps (offset, state) to a path's index, and lists each offset's states. All
-        // of them are the thread's scratch, emptied (`MatcherScratch`).
+        // Paths live in an arena (`PathArena`): values, no reference counting in the loop. Each
+        // offset lists its states with their best paths, as `state << 32 | path index` (sorted,
+        // they are in the order of the states); the agenda maps (offset, state) to the state's
+        // place in its offset's list. All of them are the thread's scratch, emptied
+        // (`MatcherScratch`).
         var arena = PathArena()
         var agenda = IndexTable.placeholder
         var states: [[Int]] = []
@@ -916,31 +918,41 @@ struct AutomatonMatcher {
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             let key = at << 32 | state
             let slot = agenda.slot(of: key)
-            if let existing = agenda.value(at: slot) {
-                guard arena.nodes[Int(existing)].score < score else { return }
-                agenda.set(make(&arena), at: slot)
+            if let place = agenda.value(at: slot) {
+                let entry = states[at][Int(place)]
+                guard arena.nodes[entry & 0xFFFF_FFFF].score < score else { return }
+                states[at][Int(place)] = state << 32 | Int(make(&arena))
             } else {
-                states[at].append(state)
-                agenda.insert(key, make(&arena), at: slot)
+                agenda.insert(key, Int32(states[at].count), at: slot)
+                states[at].append(state << 32 | Int(make(&arena)))
             }
         }
-        states[0].append(start)
-        agenda.insert(start, arena.add(score: 0, literals: 0, skips: 0, template: -1, parent: -1, capture: -1), at: agenda.slot(of: start))
+        let first = arena.add(score: 0, literals: 0, skips: 0, template: -1, parent: -1, capture: -1)
+        agenda.insert(start, 0, at: agenda.slot(of: start))
+        states[0].append(start << 32 | Int(first))
         var result: [Int: Int32] = [:]
         // The same slot at the same position is asked for by every template that has it
         // there: work its matches out once (by slot and position, into `slotMatchList`).
+        // The parse's meter (`WorkMeter`), spent one step per state; counted here and settled
+        // with the meter when the run ends.
         let meter = WorkMeter.current
+        var steps = 0
+        let allowance = meter.map { $0.limit - $0.spent } ?? Int.max
+        defer { meter?.spend(steps) }
         // One-slip tests of the current position's unit against grammar words, by word id
         // (1: near, 0: not), for one position at a time (`slips`).
         for offset in 0...length {
             let position = from + offset
             slips.removeAll()
-            // States in a fixed order, so that ties between equal scores always fall the same way.
+            // States in a fixed order, so that ties between equal scores always fall the same way
+            // (no state is listed twice at an offset, so the path indices never decide).
             states[offset].sortAscending()
-            for state in states[offset] {
+            for entry in states[offset] {
                 // Over the parse's budget: stop; the parse then throws TooSlow.
-                if let meter, !meter.spend() { return (!result.isEmpty, paths ? arena.paths(result) { capture($0, arena) } : []) }
-                let index = agenda.value(at: agenda.slot(of: offset << 32 | state))!
+                steps += 1
+                if steps > allowance { return (!result.isEmpty, paths ? arena.paths(result) { capture($0, arena) } : []) }
+                let state = entry >> 32
+                let index = Int32(truncatingIfNeeded: entry)
                 let path = arena.nodes[Int(index)]
                 // A path that has just skipped a word (it captured nothing, and skipped more than
                 // its parent had).

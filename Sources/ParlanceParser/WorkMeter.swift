@@ -12,9 +12,9 @@ final class WorkMeter: @unchecked Sendable {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Spends one step; false once the budget is gone.
-    @inline(__always) func spend() -> Bool {
-        spent += 1
+    /// Spends `steps` steps (a matcher run's, counted as it went); false once the budget is gone.
+    @discardableResult func spend(_ steps: Int = 1) -> Bool {
+        spent += steps
         return spent <= limit
     }
 

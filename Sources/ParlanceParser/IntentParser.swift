@@ -674,6 +674,7 @@ public final class IntentParser: UtteranceParser {
             units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
+        let dotted = vocabularies["."] ?? PhraseSet()
         return accepted.compactMap { state, path in
             guard let intent = compiled.accepting[state], let index = path.templateIndex else { return nil }
             let template = (custom?.templates ?? grammar.heads)[index]
@@ -685,7 +686,7 @@ public final class IntentParser: UtteranceParser {
             return Candidate(
                 intent: intent, score: path.score + bonus + fixed, path: path, units: units, mention: mention, coverage: coverage,
                 template: template, scalars: scalars,
-                dotted: vocabularies["."] ?? PhraseSet(), custom: custom, entry: custom?.entry(intent))
+                dotted: dotted, custom: custom, entry: custom?.entry(intent))
         }
     }
 

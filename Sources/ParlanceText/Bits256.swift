@@ -4,12 +4,18 @@
 /// without hashing it: a table that sets the bit of each of its words rules out any word whose
 /// bit is clear. Keys are normalized (`TextNormalizer.key`), so two equal keys have the same
 /// bytes and the same bit: a clear bit never rules out a key that is there.
-package struct Bits256: Sendable {
+///
+/// Public (not `package`) so that its checks are inlined where the parser makes them: this
+/// compiler inlines `@inlinable` code across modules for public declarations, not for
+/// `package` ones, and these checks run a few hundred thousand times a second per core.
+public struct Bits256: Sendable {
     @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
-    @inlinable package init() {}
+    /// No bit set: rules everything out.
+    @inlinable public init() {}
 
-    @inlinable package mutating func insert(_ bit: Int) {
+    /// Sets a bit (taken modulo 256).
+    @inlinable public mutating func insert(_ bit: Int) {
         let mask = UInt64(1) << UInt64(bit & 63)
         switch (bit >> 6) & 3 {
         case 0: words.0 |= mask
@@ -19,7 +25,8 @@ package struct Bits256: Sendable {
         }
     }
 
-    @inlinable @inline(__always) package func contains(_ bit: Int) -> Bool {
+    /// Whether a bit (taken modulo 256) is set.
+    @inlinable @inline(__always) public func contains(_ bit: Int) -> Bool {
         let mask = UInt64(1) << UInt64(bit & 63)
         switch (bit >> 6) & 3 {
         case 0: return words.0 & mask != 0
@@ -30,7 +37,7 @@ package struct Bits256: Sendable {
     }
 
     /// A word's bit: from its length in bytes and its first and last bytes.
-    @inlinable @inline(__always) package static func sketch(_ word: String) -> Int {
+    @inlinable @inline(__always) public static func sketch(_ word: String) -> Int {
         let utf8 = word.utf8
         // Read from the word's storage when it has one (native strings do), else byte by byte.
         return utf8.withContiguousStorageIfAvailable { bytes in
@@ -39,7 +46,7 @@ package struct Bits256: Sendable {
     }
 
     /// The bit of a word of `count` bytes that starts and ends with these bytes (nil: empty).
-    @inlinable @inline(__always) package static func sketch(count: Int, first: UInt8?, last: UInt8?) -> Int {
+    @inlinable @inline(__always) public static func sketch(count: Int, first: UInt8?, last: UInt8?) -> Int {
         var h = count &* 31
         if let first { h = h &+ Int(first) &* 7 }
         if let last { h ^= Int(last) << 2 }
@@ -47,7 +54,7 @@ package struct Bits256: Sendable {
     }
 
     /// The bit of the words run together, worked out from the words (no string made).
-    @inlinable @inline(__always) package static func sketch(joining words: ArraySlice<String>) -> Int {
+    @inlinable @inline(__always) public static func sketch(joining words: ArraySlice<String>) -> Int {
         var count = 0
         var first: UInt8?
         var last: UInt8?

@@ -1281,9 +1281,41 @@ enum EditDistance {
             }
         }
         if let ascii { return ascii }
+        if let latin = withinOneByScalars(a, b) { return latin }
         let x = Array(a)
         let y = Array(b)
         return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in withinOne(x, y) } }
+    }
+
+    /// `withinOne` read by scalars, for two words of scalars below U+0300 other than a carriage
+    /// return (Latin letters with their accents, as German, French, Spanish, Italian and
+    /// Portuguese words are): each such scalar is a character of its own, and equal characters
+    /// are equal scalars, so the scalars are compared, in a buffer on the stack. Nil for any
+    /// other word.
+    static func withinOneByScalars(_ a: String, _ b: String) -> Bool? {
+        var na = 0
+        var nb = 0
+        for scalar in a.unicodeScalars {
+            if scalar.value >= 0x300 || scalar.value == 0x0D { return nil }
+            na += 1
+        }
+        for scalar in b.unicodeScalars {
+            if scalar.value >= 0x300 || scalar.value == 0x0D { return nil }
+            nb += 1
+        }
+        if na > nb + 1 || nb > na + 1 { return false }
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: na + nb) { buffer in
+            var i = 0
+            for scalar in a.unicodeScalars {
+                buffer[i] = scalar.value
+                i += 1
+            }
+            for scalar in b.unicodeScalars {
+                buffer[i] = scalar.value
+                i += 1
+            }
+            return withinOne(UnsafeBufferPointer(rebasing: buffer[0..<na]), UnsafeBufferPointer(rebasing: buffer[na..<(na + nb)]))
+        }
     }
 
     /// Whether two words' first and last bytes alone show them more than one edit apart: one

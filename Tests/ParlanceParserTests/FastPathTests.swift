@@ -71,6 +71,32 @@ import Testing
         }
     }
 
+    @Test func oneSlipByScalarsIsOneSlipByCharacters() {
+        var generator = Generator(state: 24)
+        // Letters below U+0300 (Latin with accents, ß), and what makes characters of several
+        // scalars (a combining accent, CR LF) or is no Latin letter.
+        let letters = ["a", "b", "u", "ü", "ß", "s", "é", "e", "\u{301}", "\r", "\n", "ñ", "ø", "ł", "\u{0600}", "👍"]
+        func word() -> String { (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined() }
+        func plain(_ a: String, _ b: String) -> Bool {
+            let x = Array(a)
+            let y = Array(b)
+            return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in EditDistance.withinOne(x, y) } }
+        }
+        for _ in 0..<20_000 {
+            let a = word()
+            // Often the other word is the first with one edit, so that both answers come up.
+            var b = Array(a.unicodeScalars)
+            switch Int.random(in: 0...3, using: &generator) {
+            case 0 where !b.isEmpty: b.remove(at: Int.random(in: 0..<b.count, using: &generator))
+            case 1: b.insert(word().unicodeScalars.first ?? "x", at: Int.random(in: 0...b.count, using: &generator))
+            case 2 where !b.isEmpty: b[Int.random(in: 0..<b.count, using: &generator)] = word().unicodeScalars.first ?? "x"
+            default: b = Array(word().unicodeScalars)
+            }
+            let other = String(String.UnicodeScalarView(b))
+            #expect(EditDistance.withinOne(a, other) == plain(a, other), "\(a.unicodeScalars.map(\.value)) \(b.map(\.value))")
+        }
+    }
+
     @Test func statesSortAsSortedDoes() {
         var generator = Generator(state: 21)
         for round in 0..<3_000 {

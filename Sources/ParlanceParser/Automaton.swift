@@ -135,6 +135,8 @@ struct Automaton: Sendable {
     /// Each word's length in characters, by id (set by `close`): the matcher's one-slip test
     /// reads it instead of counting a string's characters per state.
     private(set) var wordLengths: [Int32] = []
+    /// Each word's `EditDistance.letterMask`, by id (made when the automaton is closed or read).
+    private(set) var wordMasks: [UInt64] = []
     /// The ids while the automaton is built (`intern`); emptied by `close`.
     private var wordIDs: [String: Int32] = [:]
     /// The ids of a closed automaton: `words` as a `FeatureTable` (row = id), looked up by the
@@ -188,6 +190,7 @@ struct Automaton: Sendable {
         var order: [UInt64] = []
         // Words of 4+ letters, by id (counting a string's characters is not free).
         wordLengths = self.words.map { Int32($0.count) }
+        wordMasks = self.words.map(EditDistance.letterMask)
         wordTable = FeatureTable(self.words)
         wordIDs = [:]
         let long = wordLengths.map { $0 >= 4 }
@@ -355,6 +358,7 @@ extension Automaton: ImageCodable {
         count = try image.read(Int.self)
         words = try image.read([String].self)
         wordLengths = try image.readPlain()
+        wordMasks = words.map(EditDistance.letterMask)
         slots = try image.read([Slot].self)
         wordSteps = try image.read(StepTable.self)
         fillerSteps = try image.read(StepTable.self)

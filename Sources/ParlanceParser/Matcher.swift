@@ -313,7 +313,7 @@ struct PhraseLexicon: Sendable {
     /// near phrase found is always the same one): the one-word phrases of five letters or
     /// more, and the phrases of several words by their first character, each word with its
     /// length in characters.
-    private var longWords: [(word: String, length: Int, value: String, ends: (first: UInt8, last: UInt8)?)] = []
+    private var longWords: [(word: String, length: Int, value: String, ends: (first: UInt8, last: UInt8)?, mask: UInt64)] = []
     /// `longWords`' indices by length, in insertion order.
     private var longWordsByLength: [Int: [Int]] = [:]
     /// What the ends of `longWords` leave (`EndsSketch`).
@@ -346,7 +346,7 @@ struct PhraseLexicon: Sendable {
             let lengths = keys.map(\.count)
             if keys.count == 1, lengths[0] >= 5 {
                 longWordsByLength[lengths[0], default: []].append(longWords.count)
-                longWords.append((keys[0], lengths[0], value, EditDistance.ends(keys[0])))
+                longWords.append((keys[0], lengths[0], value, EditDistance.ends(keys[0]), EditDistance.letterMask(keys[0])))
                 longWordEnds.insert(length: lengths[0], ends: EditDistance.ends(keys[0]))
             }
             if keys.count > 1, let first = keys[0].first, let byte = keys[0].utf8.first {
@@ -400,10 +400,13 @@ struct PhraseLexicon: Sendable {
             // Words whose ends alone rule them out are not compared (`EditDistance.endsRuleOut`).
             let ends = EditDistance.ends(keys[start])
             let mayBeNear = longWordEnds.mayBeNear(length: length, ends: ends)
+            let mask = mayBeNear ? EditDistance.letterMask(keys[start]) : 0
             for known in (length - 1)...(length + 1) where mayBeNear {
                 for index in longWordsByLength[known] ?? [] {
                     if let first, index > first { break }
-                    if !EditDistance.endsRuleOut(ends, longWords[index].ends), EditDistance.withinOne(keys[start], longWords[index].word) {
+                    if !EditDistance.endsRuleOut(ends, longWords[index].ends), !EditDistance.maskRulesOut(mask, longWords[index].mask),
+                        EditDistance.withinOne(keys[start], longWords[index].word)
+                    {
                         first = index
                         break
                     }
@@ -853,6 +856,7 @@ struct AutomatonMatcher {
         self.keys = oracle.units.map(\.key)
         self.ids = keys.map { automaton.id(of: $0) }
         self.lengths = keys.map(\.characterCount)
+        self.masks = zip(keys, lengths).map { key, length in length >= 4 ? EditDistance.letterMask(key) : 1 << 63 }
         self.conjunction = oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
         self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
         self.bend = bend
@@ -862,6 +866,8 @@ struct AutomatonMatcher {
             bend ? oracle.units.indices.map { !oracle.units.capitalMarksName($0, capitalizedNouns: oracle.capitalizedNouns) } : []
     }
 
+    /// Per unit of four characters or more, its `EditDistance.letterMask` (bit 63 alone for the others).
+    let masks: [UInt64]
     /// Per unit, whether a bending path may skip it.
     let skippable: [Bool]
     /// Per unit, whether it joins list items (`SlotOracle.conjunctions`).
@@ -1009,7 +1015,9 @@ struct AutomatonMatcher {
                         } else {
                             let unit = keys[position]
                             let key = automaton.words[Int(step.key)]
-                            near = EditDistance.withinOne(unit, key) && (length >= 5 || EditDistance.isTransposition(unit, key))
+                            near =
+                                !EditDistance.maskRulesOut(masks[position], automaton.wordMasks[Int(step.key)])
+                                && EditDistance.withinOne(unit, key) && (length >= 5 || EditDistance.isTransposition(unit, key))
                             slips.insert(Int(step.key), near ? 1 : 0, at: memo)
                         }
                         guard near else { continue }
@@ -1285,6 +1293,25 @@ enum EditDistance {
         let x = Array(a)
         let y = Array(b)
         return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in withinOne(x, y) } }
+    }
+
+    /// The set of a word's scalars, each as one of 63 bits (its value modulo 63), when every
+    /// scalar is below U+0300 and none is a CR (then each scalar is a character of its own);
+    /// bit 63 alone for any other word. One slip (a character put in, left out, changed or two
+    /// swapped) leaves at most two bits different between two masks without bit 63
+    /// (`maskRulesOut`).
+    static func letterMask(_ word: String) -> UInt64 {
+        var mask: UInt64 = 0
+        for scalar in word.unicodeScalars {
+            if scalar.value >= 0x300 || scalar.value == 0x0D { return 1 << 63 }
+            mask |= 1 << UInt64(scalar.value % 63)
+        }
+        return mask
+    }
+
+    /// Whether two words' `letterMask`s alone show them more than one slip apart.
+    @inline(__always) static func maskRulesOut(_ a: UInt64, _ b: UInt64) -> Bool {
+        (a | b) >> 63 == 0 && (a ^ b).nonzeroBitCount > 2
     }
 
     /// `withinOne` read by scalars, for two words of scalars below U+0300 other than a carriage

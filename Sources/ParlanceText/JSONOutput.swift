@@ -68,7 +68,8 @@ public struct JSONLineWriter: Sendable {
     public mutating func element() { comma() }
 
     /// An array of `elements`, each written by `write`.
-    @inlinable public mutating func array<C: Collection>(_ elements: C, _ write: (inout JSONLineWriter, C.Element) throws -> Void) rethrows {
+    @inlinable public mutating func array<C: Collection>(_ elements: C, _ write: (inout JSONLineWriter, C.Element) throws -> Void) rethrows
+    {
         beginArray()
         for element in elements {
             self.element()

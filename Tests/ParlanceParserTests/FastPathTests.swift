@@ -76,14 +76,26 @@ import Testing
         // Letters below U+0300 (Latin with accents, ß), and what makes characters of several
         // scalars (a combining accent, CR LF) or is no Latin letter.
         let letters = ["a", "b", "u", "ü", "ß", "s", "é", "e", "\u{301}", "\r", "\n", "ñ", "ø", "ł", "\u{0600}", "👍"]
-        func word() -> String { (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined() }
+        func word() -> String {
+            (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+        }
         func plain(_ a: String, _ b: String) -> Bool {
             let x = Array(a)
             let y = Array(b)
             return x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in EditDistance.withinOne(x, y) } }
         }
-        for _ in 0..<20_000 {
+        for round in 0..<20_000 {
             let a = word()
+            // A transposition now and then (two letters swapped).
+            if round % 7 == 0, a.unicodeScalars.count >= 2 {
+                var swapped = Array(a.unicodeScalars)
+                let k = Int.random(in: 0..<(swapped.count - 1), using: &generator)
+                swapped.swapAt(k, k + 1)
+                let other = String(String.UnicodeScalarView(swapped))
+                if EditDistance.isTransposition(a, other) {
+                    #expect(!EditDistance.maskRulesOut(EditDistance.letterMask(a), EditDistance.letterMask(other)))
+                }
+            }
             // Often the other word is the first with one edit, so that both answers come up.
             var b = Array(a.unicodeScalars)
             switch Int.random(in: 0...3, using: &generator) {
@@ -93,7 +105,12 @@ import Testing
             default: b = Array(word().unicodeScalars)
             }
             let other = String(String.UnicodeScalarView(b))
-            #expect(EditDistance.withinOne(a, other) == plain(a, other), "\(a.unicodeScalars.map(\.value)) \(b.map(\.value))")
+            let near = plain(a, other)
+            #expect(EditDistance.withinOne(a, other) == near, "\(a.unicodeScalars.map(\.value)) \(b.map(\.value))")
+            // The letters' masks never rule out words one slip apart.
+            if near || EditDistance.isTransposition(a, other) {
+                #expect(!EditDistance.maskRulesOut(EditDistance.letterMask(a), EditDistance.letterMask(other)))
+            }
         }
     }
 

@@ -1123,9 +1123,39 @@ struct AutomatonMatcher {
             let last = min(limit, position + maxLength)
             guard first <= last else { return }
             let guarded = perToken != MatchScores.textToken && perToken != MatchScores.wildcardToken
-            // The items of each end, in one array made once.
+            // One item's score and known words added to `score` and `known`; false when the
+            // item cannot be a value of the slot.
+            func evaluate(_ item: Range<Int>, _ score: inout Double, _ known: inout Int) -> Bool {
+                if v >= 0, item.count <= longest, isPhrase(item) {
+                    score += MatchScores.knownNameToken * Double(item.count)
+                    known += item.count
+                    return true
+                }
+                if perToken == nil, v >= 0, sources.known[v].phrases.nearlyContains(keys[item]) {
+                    score += MatchScores.nearKnownNameToken * Double(item.count)
+                    known += item.count
+                    return true
+                }
+                guard let perToken, !(names && notName[item.lowerBound]) else { return false }
+                // An unknown name holds no word that says a value of the request ("voice only",
+                // "back", "emergency"): those belong to their own parameters.
+                if names, item.contains(where: { saysValue(at: $0) }) { return false }
+                for (n, unit) in item.enumerated() {
+                    let capitalized =
+                        !oracle.capitalizedNouns && unit > 0 && oracle.units[unit].capitalized
+                    if names {
+                        // Unknown names are short: a third unknown lowercase word costs more.
+                        score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken
+                    } else {
+                        // A capitalized word is a likelier place than an unknown person ("fotos do Rio").
+                        score += capitalized && perToken == MatchScores.placeToken ? MatchScores.capitalizedPlaceToken : perToken
+                    }
+                }
+                return true
+            }
+            // A list's items at each end, in one array made once; any other value is one item.
             var items: [Range<Int>] = []
-            items.reserveCapacity(4)
+            if list { items.reserveCapacity(4) }
             for end in first...last {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 // Nor does such a value run across a sentence, or across a comma unless it is a
@@ -1133,60 +1163,22 @@ struct AutomatonMatcher {
                 if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) {
                     break
                 }
-                items.removeAll(keepingCapacity: true)
-                if list {
-                    guard splitList((position + article)..<end, into: &items) else { continue }
-                    // Only an item of several words may split into known names.
-                    if v >= 0, items.contains(where: { $0.count > 1 }) {
-                        items = items.flatMap { segment($0, longest, isPhrase) ?? [$0] }
-                    }
-                } else {
-                    items.append((position + article)..<end)
-                }
+                let range = (position + article)..<end
                 var score = 0.0
                 var known = 0
-                var possible = true
-                for item in items {
-                    if v >= 0, item.count <= longest, isPhrase(item) {
-                        score += MatchScores.knownNameToken * Double(item.count)
-                        known += item.count
-                        continue
-                    }
-                    if perToken == nil, v >= 0, sources.known[v].phrases.nearlyContains(keys[item]) {
-                        score += MatchScores.nearKnownNameToken * Double(item.count)
-                        known += item.count
-                        continue
-                    }
-                    guard let perToken, !(names && notName[item.lowerBound]) else {
-                        possible = false
-                        break
-                    }
-                    // An unknown name holds no word that says a value of the request ("voice only",
-                    // "back", "emergency"): those belong to their own parameters.
-                    if names, item.contains(where: { saysValue(at: $0) }) {
-                        possible = false
-                        break
-                    }
-                    for (n, unit) in item.enumerated() {
-                        let capitalized =
-                            !oracle.capitalizedNouns && unit > 0 && oracle.units[unit].capitalized
-                        if names {
-                            // Unknown names are short: a third unknown lowercase word costs more.
-                            score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken
-                        } else {
-                            // A capitalized word is a likelier place than an unknown person ("fotos do Rio").
-                            score += capitalized && perToken == MatchScores.placeToken ? MatchScores.capitalizedPlaceToken : perToken
-                        }
-                    }
+                guard list else {
+                    if evaluate(range, &score, &known) { match(end, score, captured(range, .words), known) }
+                    continue
                 }
-                guard possible else { continue }
-                let range = (position + article)..<end
-                if list {
-                    arena.items.append(contentsOf: items)
-                    match(end, score, captured(range, .list, first: arena.items.count - items.count, count: items.count), known)
-                } else {
-                    match(end, score, captured(range, .words), known)
+                items.removeAll(keepingCapacity: true)
+                guard splitList(range, into: &items) else { continue }
+                // Only an item of several words may split into known names.
+                if v >= 0, items.contains(where: { $0.count > 1 }) {
+                    items = items.flatMap { segment($0, longest, isPhrase) ?? [$0] }
                 }
+                guard items.allSatisfy({ evaluate($0, &score, &known) }) else { continue }
+                arena.items.append(contentsOf: items)
+                match(end, score, captured(range, .list, first: arena.items.count - items.count, count: items.count), known)
             }
         }
     }

@@ -525,10 +525,10 @@ struct PathArena {
     init(reserving capacity: Int = 0) { nodes.reserveCapacity(capacity) }
 
     mutating func removeAll() {
-        nodes.removeAll(keepingCapacity: true)
-        captures.removeAll(keepingCapacity: true)
-        items.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        nodes.empty()
+        captures.empty()
+        items.empty()
+        values.empty()
     }
 
     mutating func add(score: Double, literals: Int, skips: Int, template: Int32, parent: Int32, capture: Int32) -> Int32 {
@@ -557,7 +557,7 @@ struct PathArena {
         for (state, index) in accepted {
             let end = nodes[Int(index)]
             var template: Int?
-            found.removeAll(keepingCapacity: true)
+            found.empty()
             var at = index
             while at >= 0 {
                 let node = nodes[Int(at)]
@@ -573,6 +573,13 @@ struct PathArena {
         result.sort { $0.state < $1.state }
         return result
     }
+}
+
+extension Array {
+    /// `removeAll(keepingCapacity: true)`, which goes through `replaceSubrange` (a generic call
+    /// of a hundred instructions or more), made only when there is something to remove: the
+    /// matcher empties a dozen lists per run, most of them empty already.
+    @inline(__always) mutating func empty() { if !isEmpty { removeAll(keepingCapacity: true) } }
 }
 
 extension Array where Element == Int {
@@ -751,8 +758,8 @@ struct SlotSources {
     var known: [KnownUnits] = []
 
     mutating func removeAll() {
-        knownOf.removeAll(keepingCapacity: true)
-        known.removeAll(keepingCapacity: true)
+        knownOf.empty()
+        known.empty()
     }
 
     /// The index in `known` of slot `id`'s vocabulary, -1 for none.
@@ -798,10 +805,10 @@ struct MatcherScratch {
         agenda.removeAll()
         slotCache.removeAll()
         slips.removeAll()
-        for k in states.indices { states[k].removeAll(keepingCapacity: true) }
+        for k in states.indices { states[k].empty() }
         while states.count <= length { states.append([]) }
-        slotMatches.removeAll(keepingCapacity: true)
-        slotRanges.removeAll(keepingCapacity: true)
+        slotMatches.empty()
+        slotRanges.empty()
         sources.removeAll()
     }
 

@@ -42,7 +42,7 @@ final class CustomGrammar: Sendable {
     /// Enum lexicons by slot parameter (`slotName`: "#0.soup").
     let enumerations: [String: PhraseLexicon]
     /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStarts`).
-    let valueStartWords: [String: [PhraseLexicon]]
+    let valueStartWords: SlotOracle.StartWords
 
     var isEmpty: Bool { templates.isEmpty }
 

@@ -76,7 +76,7 @@ final class LanguageGrammar: Sendable {
     let suffixRule: Compiled
     let enumerations: [String: PhraseLexicon]
     /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStarts`).
-    let valueStartWords: [String: [PhraseLexicon]]
+    let valueStartWords: SlotOracle.StartWords
     /// Words that imply an enum value anywhere in a request of an intent with that parameter
     /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").
     let cues: [String: Cues]

@@ -162,23 +162,35 @@ struct SlotOracle {
     /// `startWords`: the lexicons' phrases by their first word (`startWords(_:)`): a unit that
     /// starts none is ruled out at once, and only the lexicons that have a phrase starting
     /// with it are asked.
-    static func valueStarts(_ units: [MatchUnit], startWords: [String: [PhraseLexicon]]) -> [Bool] {
+    static func valueStarts(_ units: [MatchUnit], startWords: StartWords) -> [Bool] {
         var starts = [Bool](repeating: false, count: units.count)
         var keys: [String]?
         for i in units.indices {
-            guard let lexicons = startWords[units[i].key] else { continue }
+            guard startWords.sketch.contains(Bits256.sketch(units[i].key)), let lexicons = startWords.lexicons[units[i].key] else {
+                continue
+            }
             if keys == nil { keys = units.map(\.key) }
             starts[i] = lexicons.contains { $0.startsExactly(keys!, at: i) }
         }
         return starts
     }
 
+    /// The lexicons by the first word of each of their phrases, with the words' sketch
+    /// (`Bits256`): most units are ruled out without hashing them.
+    struct StartWords: Sendable {
+        var lexicons: [String: [PhraseLexicon]] = [:]
+        var sketch = Bits256()
+    }
+
     /// The lexicons by the first word of each of their phrases.
-    static func startWords(_ enumerations: [String: PhraseLexicon]) -> [String: [PhraseLexicon]] {
-        var words: [String: [PhraseLexicon]] = [:]
+    static func startWords(_ enumerations: [String: PhraseLexicon]) -> StartWords {
+        var words = StartWords()
         for name in enumerations.keys.sorted() {
             let lexicon = enumerations[name]!
-            for word in lexicon.firstWords { words[word, default: []].append(lexicon) }
+            for word in lexicon.firstWords {
+                words.lexicons[word, default: []].append(lexicon)
+                words.sketch.insert(Bits256.sketch(word))
+            }
         }
         return words
     }

@@ -1292,10 +1292,11 @@ enum EditDistance {
         }
         var a = a
         var b = b
-        // ASCII (nearly every key): compare bytes, no allocation.
+        // ASCII (nearly every key): compare bytes, no allocation. Not with a CR, which makes one
+        // character with the LF after it.
         let ascii = a.withUTF8 { x in
             b.withUTF8 { y -> Bool? in
-                guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard x.allSatisfy({ $0 < 0x80 && $0 != 0x0D }), y.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
                 return withinOne(x, y)
             }
         }

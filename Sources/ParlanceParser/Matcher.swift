@@ -741,13 +741,11 @@ struct IndexTable {
 /// run of units with one that is not is none of its phrases, found without hashing the run
 /// (`PhraseSet.contains` would).
 struct KnownUnits {
-    let vocabulary: String
     let phrases: PhraseSet
     /// Per unit: 1 a word of the vocabulary, 0 not, -1 not looked up yet.
     private var known: [Int8]
 
-    init(vocabulary: String, phrases: PhraseSet, count: Int) {
-        self.vocabulary = vocabulary
+    init(phrases: PhraseSet, count: Int) {
         self.phrases = phrases
         known = Array(repeating: -1, count: count)
     }
@@ -789,7 +787,7 @@ struct SlotSources {
             knownOf[name] = -2
             return -1
         }
-        known.append(KnownUnits(vocabulary: vocabulary, phrases: phrases, count: units))
+        known.append(KnownUnits(phrases: phrases, count: units))
         knownOf[name] = Int32(known.count - 1)
         return known.count - 1
     }
@@ -802,7 +800,7 @@ struct MatcherScratch {
     var agenda = IndexTable(capacity: 256)
     var slotCache = IndexTable(capacity: 16)
     var slips = IndexTable(capacity: 16)
-    /// Each offset's states.
+    /// Each offset's states with their best paths (`state << 32 | path index`).
     var states: [[Int]] = []
     /// The slot matches of every (slot, position) asked, one after another; `slotRanges` has
     /// each one's stretch of them.

@@ -9,8 +9,23 @@ public struct IntentCatalogue: Sendable, Decodable {
     /// The vocabulary types (intents.md "Vocabulary types", plus `rideOptionName`).
     public let vocabularyTypes: [String]
 
+    /// Each intent's place in `intents` by name (the first of a name).
+    private let places: [String: Int]
+
     /// The intent named `name` ("sendMessage"), or nil when the catalogue has none of that name.
-    public func intent(_ name: String) -> IntentSpec? { intents.first { $0.name == name } }
+    public func intent(_ name: String) -> IntentSpec? { places[name].map { intents[$0] } }
+
+    private enum CodingKeys: String, CodingKey { case intents, vocabularyTypes }
+
+    /// Reads `intents` and `vocabularyTypes`, and indexes the intents by name.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        intents = try c.decode([IntentSpec].self, forKey: .intents)
+        vocabularyTypes = try c.decode([String].self, forKey: .vocabularyTypes)
+        var places: [String: Int] = [:]
+        for (n, intent) in intents.enumerated() where places[intent.name] == nil { places[intent.name] = n }
+        self.places = places
+    }
 
     /// The built-in catalogue.
     public static let standard: IntentCatalogue = {

@@ -19,8 +19,6 @@ public final class IntentParser: UtteranceParser {
     /// The context the parser was built with: its apps, vocabularies, shortcuts and donations.
     public let context: ParserContext
     let catalogue: IntentCatalogue
-    /// The catalogue's intents by name (the first of a name, as `IntentCatalogue.intent` finds).
-    private let specs: [String: IntentSpec]
     /// The context's apps handling each intent, in the context's order
     /// (`ParserContext.apps(handling:)`, worked out once).
     private let appsHandling: [String: [AppDefinition]]
@@ -83,9 +81,6 @@ public final class IntentParser: UtteranceParser {
         self.vocabulary = vocabulary ?? VocabularyStore(context: context)
         self.workBudget = workBudget
         self.catalogue = .standard
-        var specs: [String: IntentSpec] = [:]
-        for spec in IntentCatalogue.standard.intents where specs[spec.name] == nil { specs[spec.name] = spec }
-        self.specs = specs
         var appsHandling: [String: [AppDefinition]] = [:]
         for app in context.apps {
             var names = Set<String>()
@@ -196,9 +191,6 @@ public final class IntentParser: UtteranceParser {
         return result
     }
 
-    /// The catalogue's intent of this name (`IntentCatalogue.intent`, by a dictionary).
-    func intentSpec(_ name: String) -> IntentSpec? { specs[name] }
-
     /// The context's apps that handle the intent of this name, in the context's order
     /// (`ParserContext.apps(handling:)`, by a dictionary).
     func apps(handling intent: String) -> [AppDefinition] { appsHandling[intent] ?? [] }
@@ -218,7 +210,7 @@ public final class IntentParser: UtteranceParser {
     /// are what is written, not what is asked for, and do not count; said in the name of one of
     /// the user's items (a list's name), they do.
     func outsideChecked(_ result: ParseResult, _ u: Utterance) -> ParseResult {
-        guard let frame = result.intent, let words = u.grammar.outside[frame.domain], let spec = intentSpec(frame.name)
+        guard let frame = result.intent, let words = u.grammar.outside[frame.domain], let spec = catalogue.intent(frame.name)
         else { return result }
         let free = freeTextRanges(frame, spec, u.units)
         let keys = u.units.map(\.key)
@@ -254,7 +246,7 @@ public final class IntentParser: UtteranceParser {
     /// vocabulary knows it: "Natter Famille: …" writes to the group Famille (contactGroupName),
     /// not to a person called Famille, when the user has a group and no contact of that name.
     func relabeled(_ result: ParseResult, _ language: LanguageCache) -> ParseResult {
-        guard var frame = result.intent, frame.domain != "custom", let spec = intentSpec(frame.name) else { return result }
+        guard var frame = result.intent, frame.domain != "custom", let spec = catalogue.intent(frame.name) else { return result }
         let known = { (type: String?, raw: String) -> Bool in
             guard let type, let set = language.vocabularies[type] else { return false }
             return set.contains(LanguageGrammar.unitKeys(language.grammar.tokenizer.tokenize(raw))[...])
@@ -787,7 +779,7 @@ public final class IntentParser: UtteranceParser {
 
     private func frame(_ c: Candidate) -> IntentFrame {
         if let entry = c.entry { return customFrame(c, entry) }
-        let spec = intentSpec(c.name)!
+        let spec = catalogue.intent(c.name)!
         let app: String? =
             if let mention = c.mention { reported(mention.app) } else {
                 {

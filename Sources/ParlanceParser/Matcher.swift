@@ -358,8 +358,9 @@ struct PhraseLexicon: Sendable {
             let lengths = keys.map(\.count)
             if keys.count == 1, lengths[0] >= 5 {
                 longWordsByLength[lengths[0], default: []].append(longWords.count)
-                longWords.append((keys[0], lengths[0], value, EditDistance.ends(keys[0]), EditDistance.letterMask(keys[0])))
-                longWordEnds.insert(length: lengths[0], ends: EditDistance.ends(keys[0]))
+                let ends = EditDistance.ends(keys[0])
+                longWords.append((keys[0], lengths[0], value, ends, EditDistance.letterMask(keys[0])))
+                longWordEnds.insert(length: lengths[0], ends: ends)
             }
             if keys.count > 1, let first = keys[0].first, let byte = keys[0].utf8.first {
                 severalByFirst[first, default: []].append(several.count)
@@ -602,11 +603,6 @@ extension Array where Element == Int {
         guard count > 1 else { return }
         withUnsafeMutableBufferPointer { buffer in
             let a = buffer.baseAddress!
-            func exchange(_ i: Int, _ j: Int) {
-                let t = a[i]
-                a[i] = a[j]
-                a[j] = t
-            }
             func insertion(_ low: Int, _ high: Int) {
                 guard high > low else { return }
                 for i in (low + 1)...high {
@@ -624,9 +620,9 @@ extension Array where Element == Int {
                 var high = high
                 while high - low > 16 {
                     let middle = low + (high - low) / 2
-                    if a[middle] < a[low] { exchange(middle, low) }
-                    if a[high] < a[low] { exchange(high, low) }
-                    if a[high] < a[middle] { exchange(high, middle) }
+                    if a[middle] < a[low] { buffer.swapAt(middle, low) }
+                    if a[high] < a[low] { buffer.swapAt(high, low) }
+                    if a[high] < a[middle] { buffer.swapAt(high, middle) }
                     let pivot = a[middle]
                     var i = low
                     var j = high
@@ -634,7 +630,7 @@ extension Array where Element == Int {
                         while a[i] < pivot { i += 1 }
                         while a[j] > pivot { j -= 1 }
                         if i <= j {
-                            exchange(i, j)
+                            buffer.swapAt(i, j)
                             i += 1
                             j -= 1
                         }
@@ -871,9 +867,12 @@ struct AutomatonMatcher {
         self.endSteps = automaton.endSteps.view
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
-        self.ids = keys.map { automaton.id(of: $0) }
-        self.lengths = keys.map(\.characterCount)
-        self.masks = zip(keys, lengths).map { key, length in length >= 4 ? EditDistance.letterMask(key) : 1 << 63 }
+        let keys = self.keys
+        let ids = keys.map { automaton.id(of: $0) }
+        let lengths = keys.map(\.characterCount)
+        self.ids = ids
+        self.lengths = lengths
+        self.masks = keys.indices.map { k in lengths[k] >= 4 && ids[k] == nil ? EditDistance.letterMask(keys[k]) : 1 << 63 }
         self.conjunction = oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
         self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
         self.bend = bend
@@ -883,7 +882,8 @@ struct AutomatonMatcher {
             bend ? oracle.units.indices.map { !oracle.units.capitalMarksName($0, capitalizedNouns: oracle.capitalizedNouns) } : []
     }
 
-    /// Per unit of four characters or more, its `EditDistance.letterMask` (bit 63 alone for the others).
+    /// Per unit of four characters or more that no template has (the units the one-slip test
+    /// reads), its `EditDistance.letterMask`; bit 63 alone for the others.
     let masks: [UInt64]
     /// Per unit, whether a bending path may skip it.
     let skippable: [Bool]

@@ -20,7 +20,7 @@ import ParlanceText
 ///   ("emergencias").
 extension IntentParser {
     func refined(_ result: ParseResult, _ u: Utterance) -> ParseResult {
-        guard let intent = result.intent, intent.domain != "custom", let spec = intentSpec(intent.name) else { return result }
+        guard let intent = result.intent, intent.domain != "custom", let spec = catalogue.intent(intent.name) else { return result }
         var parameters: [Parameter] = []
         var notes: [String] = []
         for p in intent.parameters {

@@ -504,7 +504,7 @@ struct DecisionStage: ParseStage {
             afterPreamble
             ? top.p >= IntentParser.preambleOverruleShare && framed * IntentParser.preambleOverruleRatio <= top.p
             : top.p >= IntentParser.overruleShare && framed < IntentParser.overruledShare
-                && parser.intentSpec(top.label)?.domain == frame.domain
+                && parser.catalogue.intent(top.label)?.domain == frame.domain
         guard overrules else { return decided }
         // The words of what the template read as free text that no template says (an item, a
         // note's words) tell what the request is about, not which request it is: the trained
@@ -550,7 +550,7 @@ struct DecisionStage: ParseStage {
     static func unknownBareItemName(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> String? {
         let type = "notebookItemTitle"
         let heads = (u.grammar.headWords[type] ?? []).union(u.grammar.leadingHeadWords[type]?.heads ?? [])
-        guard !heads.isEmpty, let spec = parser.intentSpec(frame.name),
+        guard !heads.isEmpty, let spec = parser.catalogue.intent(frame.name),
             !u.units.contains(where: { heads.contains($0.key) })
         else { return nil }
         for p in frame.parameters where spec.parameter(p.name)?.vocabulary == type {
@@ -574,14 +574,14 @@ struct DecisionStage: ParseStage {
     /// The units of the frame's free-text parameters (text, or strings no vocabulary knows)
     /// whose words no template says.
     static func freeTextUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
-        guard let spec = parser.intentSpec(frame.name) else { return [] }
+        guard let spec = parser.catalogue.intent(frame.name) else { return [] }
         return Set(parser.freeTextRanges(frame, spec, u.units).joined().filter { !u.grammar.templateWords.contains(u.units[$0].key) })
     }
 
     /// The words of the person parameters (contactName vocabulary) that are words of a known
     /// contact's name (three letters or more); the other words of the parameter stay evidence.
     static func knownNameUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
-        guard let spec = parser.intentSpec(frame.name), let names = u.vocabularies["contactName"] else { return [] }
+        guard let spec = parser.catalogue.intent(frame.name), let names = u.vocabularies["contactName"] else { return [] }
         var known: Set<Int> = []
         for p in frame.parameters {
             guard let span = p.span, spec.parameter(p.name)?.vocabulary == "contactName" else { continue }
@@ -594,7 +594,7 @@ struct DecisionStage: ParseStage {
     /// The units of the frame's places that are places the language's gazetteers know (the
     /// value as said, or with the word before it: "the train station").
     static func knownPlaceUnits(_ frame: IntentFrame, _ u: Utterance, _ parser: IntentParser) -> Set<Int> {
-        guard let spec = parser.intentSpec(frame.name) else { return [] }
+        guard let spec = parser.catalogue.intent(frame.name) else { return [] }
         let sets = u.language.gazetteerSets()
         let places = [sets["place"], sets[IntentParser.LanguageCache.knownPlaces]].compactMap { $0 }
         var known: Set<Int> = []

@@ -151,7 +151,7 @@ extension IntentParser {
         // read the request as something the app does not handle.
         let threshold = mention == nil || templatesReadIt ? model.classifier.threshold : 0
         guard label != FallbackModel.none, probability >= threshold, coverage >= FallbackModel.minimumCoverage,
-            let spec = intentSpec(label)
+            let spec = catalogue.intent(label)
         else {
             let reason =
                 mention != nil && label == FallbackModel.none && ranked.count <= 1
@@ -232,7 +232,7 @@ extension IntentParser {
         let frame = IntentFrame(domain: spec.domain, name: spec.name, app: app, confidence: rounded, parameters: parameters)
         let alternatives = ranked.dropFirst().filter { $0.label != FallbackModel.none && $0.p >= 0.1 }.prefix(2).compactMap {
             alt -> IntentFrame? in
-            guard let s = intentSpec(alt.label) else { return nil }
+            guard let s = catalogue.intent(alt.label) else { return nil }
             return IntentFrame(domain: s.domain, name: s.name, app: nil, confidence: (alt.p * 1000).rounded() / 1000, parameters: [])
         }
         return ParseResult(
@@ -283,7 +283,7 @@ extension IntentParser {
         let mentions = findMentions(units, notes: &notes, lookalikes: &lookalikes, vocabularies: vocabularies)
         let input = trainedInput(
             units: units, entities: analysis.entities, mentions: mentions, grammar: grammar, vocabularies: vocabularies)
-        guard tagParameters, let intent, let spec = intentSpec(intent), !units.isEmpty else {
+        guard tagParameters, let intent, let spec = catalogue.intent(intent), !units.isEmpty else {
             return TrainingItem(classifierFeatures: input.classifierFeatures, tagger: nil, unplaced: [])
         }
         let tagged = spec.parameters.filter(Self.isTagged).map(\.name)

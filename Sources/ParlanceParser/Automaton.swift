@@ -37,6 +37,32 @@ struct Automaton: Sendable {
         var kind: Kind
     }
 
+    /// A slot as the matcher reads it for every match it works out: plain values, no
+    /// strings (copying a `Slot` costs a retain and a release per string or set in it).
+    struct SlotPlan: Sendable {
+        enum Kind: UInt8 { case free, entity, enumeration, goal, app }
+        let kind: Kind
+        /// What capturing the slot adds to a path's score (nothing for "_", the slots that
+        /// capture no parameter).
+        let bonus: Double
+        let maxLength: Int
+        let list: Bool
+        let perToken: Double?
+        let names: Bool
+
+        init(_ slot: Slot) {
+            bonus = slot.parameter == "_" ? 0 : MatchScores.capture
+            switch slot.kind {
+            case .free(let maxLength, let list, _, let perToken, let names):
+                (kind, self.maxLength, self.list, self.perToken, self.names) = (.free, maxLength, list, perToken, names)
+            case .entity: (kind, maxLength, list, perToken, names) = (.entity, 0, false, nil, false)
+            case .enumeration: (kind, maxLength, list, perToken, names) = (.enumeration, 0, false, nil, false)
+            case .goal: (kind, maxLength, list, perToken, names) = (.goal, 0, false, nil, false)
+            case .app: (kind, maxLength, list, perToken, names) = (.app, 0, false, nil, false)
+            }
+        }
+    }
+
     /// One step of a state's closure: what it reads (a word id, a slot id; for an end, the
     /// accepting state itself), the state it leads to, and the template whose accept edge was
     /// passed on the way (-1: none). Twelve bytes: a grammar has about a million of them.
@@ -144,6 +170,8 @@ struct Automaton: Sendable {
     private var wordTable = FeatureTable([])
     /// The distinct slots, by id.
     private(set) var slots: [Slot] = []
+    /// `slots` as the matcher reads them (made when the automaton is closed or read).
+    private(set) var slotPlans: [SlotPlan] = []
     private var slotIDs: [Slot: Int32] = [:]
 
     /// Per state, what it reaches through epsilon and accept edges (see `close`). Only the
@@ -153,6 +181,9 @@ struct Automaton: Sendable {
     private(set) var fillerSteps = StepTable()
     /// Word steps of 4+ letters, in closure order, for one-slip matching of unknown words.
     private(set) var slipSteps = StepTable()
+    /// Per state, the lengths of its slip steps' words as bits (bit `min(length, 63)`): a unit
+    /// no word of its length or one either side can be a slip of skips the state's slip steps.
+    private(set) var slipLengths: [UInt64] = []
     private(set) var slotSteps = StepTable()
     /// The accepting states reached without consuming (key: the state).
     private(set) var endSteps = StepTable()
@@ -193,6 +224,7 @@ struct Automaton: Sendable {
         wordMasks = self.words.map(EditDistance.letterMask)
         wordTable = FeatureTable(self.words)
         wordIDs = [:]
+        slotPlans = self.slots.map(SlotPlan.init)
         let long = wordLengths.map { $0 >= 4 }
         flat.withUnsafeBufferPointer { flat in
             for state in 0..<count {
@@ -233,6 +265,28 @@ struct Automaton: Sendable {
         }
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
+        slipLengths = Self.slipLengths(slipSteps, wordLengths, states: count)
+    }
+
+    /// Per state, the bits of its slip steps' word lengths (`slipLengths`).
+    private static func slipLengths(_ table: StepTable, _ lengths: [Int32], states: Int) -> [UInt64] {
+        var bits = [UInt64](repeating: 0, count: states)
+        let starts = table.starts
+        let steps = table.steps
+        for state in 0..<states {
+            for k in Int(starts[state])..<Int(starts[state + 1]) {
+                let word = Int(steps[k].key)
+                // (A word out of range cannot be, but for a bug: it rules nothing out.)
+                bits[state] |= word >= 0 && word < lengths.count ? 1 << UInt64(min(Int(lengths[word]), 63)) : ~0
+            }
+        }
+        return bits
+    }
+
+    /// The bits `slipLengths` has for a word of `length` characters or one either side.
+    @inline(__always) static func nearLengths(_ length: Int) -> UInt64 {
+        let bits: UInt64 = 0b111 << UInt64(min(length, 62) - 1)
+        return length >= 63 ? bits | 1 << 63 : bits
     }
 
     /// `steps` sorted by key, stably (the steps of one key stay in the order met): key and
@@ -349,6 +403,7 @@ extension Automaton: ImageCodable {
         image.write(count)
         image.write(words)
         image.writePlain(wordLengths)
+        image.writePlain(slipLengths)
         image.write(slots)
         for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
     }
@@ -358,14 +413,17 @@ extension Automaton: ImageCodable {
         count = try image.read(Int.self)
         words = try image.read([String].self)
         wordLengths = try image.readPlain()
+        slipLengths = try image.readPlain()
         wordMasks = words.map(EditDistance.letterMask)
         slots = try image.read([Slot].self)
+        slotPlans = slots.map(SlotPlan.init)
         wordSteps = try image.read(StepTable.self)
         fillerSteps = try image.read(StepTable.self)
         slipSteps = try image.read(StepTable.self)
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
+        guard slipLengths.count == count else { throw ImageError("an automaton's states and slip lengths differ") }
         wordTable = FeatureTable(words)
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is

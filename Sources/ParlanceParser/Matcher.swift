@@ -82,10 +82,18 @@ struct MatchPath: Sendable {
 struct SlotBinding: Sendable {
     /// Per slot id, its enum lexicon's index in `lexicons` (-1: none).
     private(set) var lexiconOf: [Int32] = []
-    private(set) var lexicons: [PhraseLexicon] = []
+    /// The lexicons, each behind one reference: a match reads one without copying its
+    /// dozen arrays and dictionaries.
+    private(set) var lexicons: [Shared] = []
     /// Per slot id, its vocabulary's index in `vocabularyNames` (-1: none).
     private(set) var vocabularyOf: [Int32] = []
     private(set) var vocabularyNames: [String] = []
+
+    /// A lexicon behind a reference.
+    final class Shared: Sendable {
+        let lexicon: PhraseLexicon
+        init(_ lexicon: PhraseLexicon) { self.lexicon = lexicon }
+    }
 
     init() {}
 
@@ -100,7 +108,7 @@ struct SlotBinding: Sendable {
                 if let known = lexiconIndex[slot.parameter] {
                     lexiconOf.append(known)
                 } else if let lexicon = enumerations[slot.parameter] {
-                    lexicons.append(lexicon)
+                    lexicons.append(Shared(lexicon))
                     lexiconIndex[slot.parameter] = Int32(lexicons.count - 1)
                     lexiconOf.append(Int32(lexicons.count - 1))
                 } else {
@@ -203,7 +211,13 @@ struct PhraseSet: Sendable {
     private var joined: Set<String> = []
     /// Phrases by word count and first character, for near matches (kept only for small
     /// vocabularies).
-    private var byLength: [NearKey: [[String]]] = [:]
+    private var byLength: [NearKey: [NearPhrase]] = [:]
+    /// A phrase for near matching, with its words' `EditDistance.letterMask`s (most words
+    /// are ruled out by them before they are compared).
+    private struct NearPhrase {
+        var words: [String]
+        var masks: [UInt64]
+    }
     private struct NearKey: Hashable {
         var count: Int
         var first: Character?
@@ -226,7 +240,8 @@ struct PhraseSet: Sendable {
         joined.insert(keys.joined())
         joinedSketch.insert(Bits256.sketch(joining: keys[...]))
         if phrases.count <= Self.nearMatchLimit {
-            byLength[NearKey(count: keys.count, first: keys.first?.first), default: []].append(keys)
+            byLength[NearKey(count: keys.count, first: keys.first?.first), default: []].append(
+                NearPhrase(words: keys, masks: keys.map(EditDistance.letterMask)))
             nearSketch.insert(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil))
         } else {
             byLength = [:]
@@ -264,12 +279,22 @@ struct PhraseSet: Sendable {
             let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)]
         else { return false }
         let said = Array(keys)
+        // Each said word's mask, made when first needed (0: not yet; a mask is never 0 for a
+        // word of four characters or more).
+        var masks = [UInt64](repeating: 0, count: said.count)
         for phrase in candidates {
             var slips = 0
             var ok = true
-            for (a, b) in zip(said, phrase) where a != b {
+            for n in said.indices where said[n] != phrase.words[n] {
                 slips += 1
-                if slips > 1 || a.characterCount < 4 || !EditDistance.withinOne(a, b) {
+                guard slips == 1 else {
+                    ok = false
+                    break
+                }
+                if masks[n] == 0 { masks[n] = said[n].characterCount < 4 ? 1 : EditDistance.letterMask(said[n]) }
+                if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], phrase.masks[n])
+                    || !EditDistance.withinOne(said[n], phrase.words[n])
+                {
                     ok = false
                     break
                 }
@@ -327,7 +352,7 @@ struct PhraseLexicon: Sendable {
     /// length in characters.
     private var longWords: [(word: String, length: Int, value: String, ends: (first: UInt8, last: UInt8)?, mask: UInt64)] = []
     /// `longWords`' indices by length, in insertion order.
-    private var longWordsByLength: [Int: [Int]] = [:]
+    private var longWordsByLength: [[Int]] = []
     /// What the ends of `longWords` leave (`EndsSketch`).
     private var longWordEnds = EndsSketch()
     /// The first word of every phrase, and their sketch (`Bits256`): most units are ruled
@@ -357,7 +382,8 @@ struct PhraseLexicon: Sendable {
             firstSketch.insert(Bits256.sketch(keys[0]))
             let lengths = keys.map(\.count)
             if keys.count == 1, lengths[0] >= 5 {
-                longWordsByLength[lengths[0], default: []].append(longWords.count)
+                while longWordsByLength.count <= lengths[0] { longWordsByLength.append([]) }
+                longWordsByLength[lengths[0]].append(longWords.count)
                 let ends = EditDistance.ends(keys[0])
                 longWords.append((keys[0], lengths[0], value, ends, EditDistance.letterMask(keys[0])))
                 longWordEnds.insert(length: lengths[0], ends: ends)
@@ -415,7 +441,7 @@ struct PhraseLexicon: Sendable {
             let mayBeNear = longWordEnds.mayBeNear(length: length, ends: ends)
             let mask = mayBeNear ? EditDistance.letterMask(keys[start]) : 0
             for known in (length - 1)...(length + 1) where mayBeNear {
-                for index in longWordsByLength[known] ?? [] {
+                for index in known < longWordsByLength.count ? longWordsByLength[known] : [] {
                     if let first, index > first { break }
                     if !EditDistance.endsRuleOut(ends, longWords[index].ends), !EditDistance.maskRulesOut(mask, longWords[index].mask),
                         EditDistance.withinOne(keys[start], longWords[index].word)
@@ -733,39 +759,39 @@ struct IndexTable {
     }
 }
 
-/// Which units of an utterance are words of a vocabulary, each looked up when first asked: a
-/// run of units with one that is not is none of its phrases, found without hashing the run
-/// (`PhraseSet.contains` would).
+/// A vocabulary a run's slots asked about, and where its units' flags start in
+/// `SlotSources.flags`.
 struct KnownUnits {
     let phrases: PhraseSet
-    /// Per unit: 1 a word of the vocabulary, 0 not, -1 not looked up yet.
-    private var known: [Int8]
-
-    init(phrases: PhraseSet, count: Int) {
-        self.phrases = phrases
-        known = Array(repeating: -1, count: count)
-    }
-
-    /// Whether `keys[range]` is one of the phrases.
-    mutating func isPhrase(_ keys: [String], _ range: Range<Int>) -> Bool {
-        for unit in range {
-            if known[unit] < 0 { known[unit] = phrases.words.contains(keys[unit]) ? 1 : 0 }
-            if known[unit] == 0 { return false }
-        }
-        return phrases.contains(keys[range])
-    }
+    let first: Int
 }
 
 /// Which units each vocabulary a run's slots asked about has among its words, made once per
-/// vocabulary and run (by the vocabulary's index in the oracle's `SlotBinding`).
+/// vocabulary and run (by the vocabulary's index in the oracle's `SlotBinding`), each unit
+/// looked up when first asked: a run of units with one that is not is none of its phrases,
+/// found without hashing the run (`PhraseSet.contains` would).
 struct SlotSources {
     /// Per vocabulary index: the index in `known` (-1: not asked yet, -2: the context has none).
     var knownOf: [Int32] = []
     var known: [KnownUnits] = []
+    /// Per vocabulary in `known` and unit, one after another: 1 a word of the vocabulary, 0
+    /// not, -1 not looked up yet (one array for all of them, kept from run to run).
+    private var flags: [Int8] = []
 
     mutating func removeAll() {
         knownOf.empty()
         known.empty()
+        flags.empty()
+    }
+
+    /// Whether `keys[range]` is one of the phrases of `known[v]`.
+    mutating func isPhrase(_ v: Int, _ keys: [String], _ range: Range<Int>) -> Bool {
+        let first = known[v].first
+        for unit in range {
+            if flags[first + unit] < 0 { flags[first + unit] = known[v].phrases.words.contains(keys[unit]) ? 1 : 0 }
+            if flags[first + unit] == 0 { return false }
+        }
+        return known[v].phrases.contains(keys[range])
     }
 
     /// The index in `known` of slot `id`'s vocabulary, -1 for none.
@@ -783,7 +809,8 @@ struct SlotSources {
             knownOf[name] = -2
             return -1
         }
-        known.append(KnownUnits(phrases: phrases, count: units))
+        known.append(KnownUnits(phrases: phrases, first: flags.count))
+        flags.append(contentsOf: repeatElement(-1, count: units))
         knownOf[name] = Int32(known.count - 1)
         return known.count - 1
     }
@@ -967,6 +994,8 @@ struct AutomatonMatcher {
         for offset in 0...length {
             let position = from + offset
             slips.removeAll()
+            // The lengths a slip step's word may have to be one slip from this unit.
+            let near = position < to ? Automaton.nearLengths(lengths[position]) : 0
             // States in a fixed order, so that ties between equal scores always fall the same way
             // (no state is listed twice at an offset, so the path indices never decide).
             states[offset].sortAscending()
@@ -1019,7 +1048,7 @@ struct AutomatonMatcher {
                     }
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
-                if lengths[position] >= 4, ids[position] == nil {
+                if lengths[position] >= 4, ids[position] == nil, automaton.slipLengths[state] & near != 0 {
                     for step in slipSteps[state] {
                         // Whether the unit is the word with one slip: worked out once per word and
                         // position, whichever states ask (lengths two apart never are).
@@ -1082,8 +1111,8 @@ struct AutomatonMatcher {
         _ id: Int, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch],
         sources: inout SlotSources
     ) {
-        let slot = automaton.slots[id]
-        let bonus = slot.parameter == "_" ? 0 : MatchScores.capture
+        let plan = automaton.slotPlans[id]
+        let bonus = plan.bonus
         func match(_ end: Int, _ score: Double, _ capture: PathArena.Captured, _ literals: Int) {
             result.append(PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals))
         }
@@ -1092,12 +1121,13 @@ struct AutomatonMatcher {
                 slot: Int32(id), start: Int32(range.lowerBound), end: Int32(range.upperBound), kind: kind, first: Int32(first),
                 count: Int32(count))
         }
-        switch slot.kind {
+        switch plan.kind {
         case .app:
             guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return }
             match(app.upperBound, MatchScores.literal, captured(app, .app), app.count)
-        case .entity(let types):
-            for (k, (end, entity)) in (oracle.entities[position] ?? []).enumerated()
+        case .entity:
+            guard case .entity(let types) = automaton.slots[id].kind, let entities = oracle.entities[position] else { return }
+            for (k, (end, entity)) in entities.enumerated()
             where end <= limit && types.contains(entity.type.rawValue) {
                 match(end, MatchScores.entity, captured(position..<end, .entity, first: k), end - position)
             }
@@ -1109,16 +1139,18 @@ struct AutomatonMatcher {
         case .enumeration:
             let lexicon = oracle.binding.lexicon(id)
             guard lexicon >= 0 else { return }
-            for (end, value, exact) in oracle.binding.lexicons[lexicon].matches(keys, lengths: lengths, from: position) where end <= limit {
+            for (end, value, exact) in oracle.binding.lexicons[lexicon].lexicon.matches(keys, lengths: lengths, from: position)
+            where end <= limit {
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
                 arena.values.append(value)
                 match(end, score, captured(position..<end, .enumeration, first: arena.values.count - 1), end - position)
             }
-        case .free(let maxLength, let list, _, let perToken, let names):
+        case .free:
+            let (maxLength, list, perToken, names) = (plan.maxLength, plan.list, plan.perToken, plan.names)
             // The vocabulary, with which units are its words, once per run.
             let v = sources.vocabulary(id, oracle, units: keys.count)
             let longest = v >= 0 ? sources.known[v].phrases.longest : 0
-            func isPhrase(_ range: Range<Int>) -> Bool { v >= 0 && sources.known[v].isPhrase(keys, range) }
+            func isPhrase(_ range: Range<Int>) -> Bool { v >= 0 && sources.isPhrase(v, keys, range) }
             // A name never starts with a function word ("my", "the"), unless a known phrase does
             // ("my mom"), or a title with its article ("la doctora Collins", "al doctor Braun"):
             // the title is part of the name as said, the article is not.

@@ -131,9 +131,10 @@ struct Automaton: Sendable {
 
         /// The steps of `state` that read `key`, in the order the closure met them (the
         /// state's steps are sorted by key, stably).
-        func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> {
+        @inline(__always) func steps(of state: Int, reading key: Int32) -> Slice<UnsafeBufferPointer<Step>> {
             var low = Int(starts[state])
             var high = Int(starts[state + 1])
+            if low == high { return steps[low..<low] }
             let end = high
             while low < high {
                 let middle = (low + high) / 2

@@ -627,6 +627,15 @@ extension Array where Element == Int {
     /// median of three above. Not stable; the matcher's states are distinct.
     mutating func sortAscending() {
         guard count > 1 else { return }
+        // Already in order (states are often listed in the order of their numbers): one pass.
+        var sorted = true
+        withUnsafeBufferPointer { a in
+            for k in 1..<a.count where a[k - 1] > a[k] {
+                sorted = false
+                break
+            }
+        }
+        if sorted { return }
         withUnsafeMutableBufferPointer { buffer in
             let a = buffer.baseAddress!
             func insertion(_ low: Int, _ high: Int) {

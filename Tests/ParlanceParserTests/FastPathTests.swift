@@ -114,6 +114,68 @@ import Testing
         }
     }
 
+    @Test func aStatesSlipLengthsKeepEveryWordOneLengthApart() {
+        // A unit of `n` characters may be one slip from words of n - 1, n and n + 1 characters;
+        // a state's bits (`Automaton.slipLengths`, bit min(length, 63)) must show each of them.
+        for n in 4...90 {
+            let near = Automaton.nearLengths(n)
+            for m in 1...92 {
+                let bit: UInt64 = 1 << UInt64(min(m, 63))
+                if abs(m - n) <= 1 { #expect(near & bit != 0, "unit \(n), word \(m)") }
+                // Below 63, lengths two apart or more are ruled out.
+                if abs(m - n) > 1, m < 62, n < 62 { #expect(near & bit == 0, "unit \(n), word \(m)") }
+            }
+        }
+    }
+
+    @Test func nearPhrasesAreTheirPlainDefinition() {
+        var generator = Generator(state: 33)
+        let letters = ["a", "b", "o", "ö", "s", "ß", "e", "é", "\u{301}", "n", "\r\n", "👍"]
+        func word() -> String {
+            (0..<Int.random(in: 1...6, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+        }
+        // What `nearlyContains` says, written plainly: run together, or the same number of words
+        // with the same first character and one word of four characters or more one slip off.
+        func plain(_ phrases: [[String]], _ said: [String]) -> Bool {
+            let longest = phrases.map(\.count).max() ?? 0
+            guard said.count <= longest + 3 else { return false }
+            let run = said.joined()
+            if run.count >= 6, phrases.contains(where: { $0.joined() == run }) { return true }
+            return phrases.contains { phrase in
+                guard phrase.count == said.count, phrase.first?.first == said.first?.first else { return false }
+                let differ = phrase.indices.filter { phrase[$0] != said[$0] }
+                guard differ.count == 1, let n = differ.first else { return false }
+                return said[n].count >= 4 && EditDistance.withinOne(said[n], phrase[n])
+            }
+        }
+        var seen = (near: 0, not: 0)
+        for _ in 0..<200 {
+            let phrases = (0..<Int.random(in: 1...30, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
+            }
+            var set = PhraseSet()
+            for phrase in phrases { set.insert(phrase) }
+            for _ in 0..<40 {
+                // Often a phrase of the set with one word changed a little, so that both answers come up.
+                var said = phrases.randomElement(using: &generator)!
+                let k = Int.random(in: 0..<said.count, using: &generator)
+                var scalars = Array(said[k].unicodeScalars)
+                switch Int.random(in: 0...3, using: &generator) {
+                case 0 where scalars.count > 1: scalars.remove(at: Int.random(in: 0..<scalars.count, using: &generator))
+                case 1: scalars.insert(word().unicodeScalars.first!, at: Int.random(in: 0...scalars.count, using: &generator))
+                case 2: scalars[Int.random(in: 0..<scalars.count, using: &generator)] = word().unicodeScalars.first!
+                default: said = (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
+                }
+                if said.indices.contains(k), scalars.count > 0 { said[k] = String(String.UnicodeScalarView(scalars)) }
+                let sawIt = set.nearlyContains(said[...])
+                #expect(sawIt == plain(phrases, said), "\(said) in \(phrases)")
+                if sawIt { seen.near += 1 } else { seen.not += 1 }
+            }
+        }
+        // Both answers came up often.
+        #expect(seen.near > 500 && seen.not > 500, "\(seen)")
+    }
+
     @Test func statesSortAsSortedDoes() {
         var generator = Generator(state: 21)
         for round in 0..<3_000 {

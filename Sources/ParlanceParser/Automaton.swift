@@ -182,9 +182,9 @@ struct Automaton: Sendable {
     private(set) var fillerSteps = StepTable()
     /// Word steps of 4+ letters, in closure order, for one-slip matching of unknown words.
     private(set) var slipSteps = StepTable()
-    /// Per state, the lengths of its slip steps' words as bits (bit `min(length, 63)`): a unit
-    /// no word of its length or one either side can be a slip of skips the state's slip steps.
-    private(set) var slipLengths: [UInt64] = []
+    /// The words slip steps may read (four characters or more), indexed for `nearWords`: a
+    /// unit's near words are found once per position, not once per state.
+    private(set) var slipWords = SlipIndex()
     private(set) var slotSteps = StepTable()
     /// The accepting states reached without consuming (key: the state).
     private(set) var endSteps = StepTable()
@@ -266,28 +266,24 @@ struct Automaton: Sendable {
         }
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
-        slipLengths = Self.slipLengths(slipSteps, wordLengths, states: count)
+        slipWords = SlipIndex(words: self.words, lengths: wordLengths, masks: wordMasks)
     }
 
-    /// Per state, the bits of its slip steps' word lengths (`slipLengths`).
-    private static func slipLengths(_ table: StepTable, _ lengths: [Int32], states: Int) -> [UInt64] {
-        var bits = [UInt64](repeating: 0, count: states)
-        let starts = table.starts
-        let steps = table.steps
-        for state in 0..<states {
-            for k in Int(starts[state])..<Int(starts[state + 1]) {
-                let word = Int(steps[k].key)
-                // (A word out of range cannot be, but for a bug: it rules nothing out.)
-                bits[state] |= word >= 0 && word < lengths.count ? 1 << UInt64(min(Int(lengths[word]), 63)) : ~0
+    /// The ids of the words a slip step may read that `unit` (of `length` characters, with
+    /// `mask`, its `EditDistance.letterMask`) is one slip from: a word of four letters with
+    /// two of them swapped, or of five or more with one letter put in, left out, changed or two
+    /// swapped. Appended to `near`, in the order of their ids.
+    func nearWords(_ unit: String, length: Int, mask: UInt64, into near: inout [Int32]) {
+        let first = near.count
+        let ends = EditDistance.ends(unit)
+        slipWords.forEachCandidate(length: length, ends: ends) { word in
+            guard !EditDistance.maskRulesOut(mask, word.mask) else { return }
+            let key = words[Int(word.id)]
+            if EditDistance.withinOne(unit, key), Int(wordLengths[Int(word.id)]) >= 5 || EditDistance.isTransposition(unit, key) {
+                near.append(word.id)
             }
         }
-        return bits
-    }
-
-    /// The bits `slipLengths` has for a word of `length` characters or one either side.
-    @inline(__always) static func nearLengths(_ length: Int) -> UInt64 {
-        let bits: UInt64 = 0b111 << UInt64(min(length, 62) - 1)
-        return length >= 63 ? bits | 1 << 63 : bits
+        if near.count - first > 1 { near[first...].sort() }
     }
 
     /// `steps` sorted by key, stably (the steps of one key stay in the order met): key and
@@ -404,7 +400,6 @@ extension Automaton: ImageCodable {
         image.write(count)
         image.write(words)
         image.writePlain(wordLengths)
-        image.writePlain(slipLengths)
         image.write(slots)
         for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
     }
@@ -414,7 +409,6 @@ extension Automaton: ImageCodable {
         count = try image.read(Int.self)
         words = try image.read([String].self)
         wordLengths = try image.readPlain()
-        slipLengths = try image.readPlain()
         wordMasks = words.map(EditDistance.letterMask)
         slots = try image.read([Slot].self)
         slotPlans = slots.map(SlotPlan.init)
@@ -424,7 +418,7 @@ extension Automaton: ImageCodable {
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        guard slipLengths.count == count else { throw ImageError("an automaton's states and slip lengths differ") }
+        slipWords = SlipIndex(words: self.words, lengths: wordLengths, masks: wordMasks)
         wordTable = FeatureTable(words)
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is
@@ -513,6 +507,72 @@ struct AutomatonBuilder {
                 throw TemplateSyntaxError(file: source, line: 0, message: "unknown slot {\(name)}")
             }
             automaton.connect(from, .slot(slot), to)
+        }
+    }
+}
+
+/// The words slip steps may read (four characters or more), by length in characters and, in
+/// each length, by their first byte and by their last byte (`EditDistance.ends`): words one
+/// slip apart share their first or their last byte, unless either word's ends are open
+/// (`EditDistance.endsOpen`), so a unit is compared only with the words of the three lengths
+/// it can be one slip from that share one of its ends, and with those whose ends are open.
+struct SlipIndex: Sendable {
+    struct Word: Sendable {
+        let id: Int32
+        let mask: UInt64
+        let first: UInt8
+        let last: UInt8
+    }
+
+    /// Per length, its words ordered by first byte (then id), and where each first byte's
+    /// words start (`257` offsets per length); the same by last byte.
+    private var byFirst: [Word] = []
+    private var firstStarts: [Int32] = []
+    private var byLast: [Word] = []
+    private var lastStarts: [Int32] = []
+    /// Per length, its words whose ends are open, by id.
+    private var open: [[Word]] = []
+    private var lengths = 0
+
+    init() {}
+
+    init(words: [String], lengths wordLengths: [Int32], masks: [UInt64]) {
+        let longest = Int(wordLengths.max() ?? 0)
+        lengths = longest + 1
+        open = Array(repeating: [], count: lengths)
+        var all: [(length: Int, word: Word)] = []
+        for (id, length) in wordLengths.enumerated() where length >= 4 {
+            let ends = EditDistance.ends(words[id])
+            let word = Word(id: Int32(id), mask: masks[id], first: ends?.first ?? 0, last: ends?.last ?? 0)
+            all.append((Int(length), word))
+            if EditDistance.endsOpen(ends) { open[Int(length)].append(word) }
+        }
+        func table(_ byte: (Word) -> UInt8) -> ([Word], [Int32]) {
+            let sorted = all.sorted { ($0.length, byte($0.word), $0.word.id) < ($1.length, byte($1.word), $1.word.id) }
+            var starts = [Int32](repeating: 0, count: lengths * 257 + 1)
+            for entry in sorted { starts[entry.length * 257 + Int(byte(entry.word)) + 1] += 1 }
+            for k in 1..<starts.count { starts[k] += starts[k - 1] }
+            return (sorted.map(\.word), starts)
+        }
+        (byFirst, firstStarts) = table(\.first)
+        (byLast, lastStarts) = table(\.last)
+    }
+
+    /// Calls `body` once for each word of `length` characters or one either side that `ends`
+    /// (a unit's `EditDistance.ends`) does not rule out.
+    @inline(__always) func forEachCandidate(length: Int, ends: (first: UInt8, last: UInt8)?, _ body: (Word) -> Void) {
+        for known in max(length - 1, 4)...(length + 1) where known < lengths {
+            let base = known * 257
+            guard let ends, !EditDistance.endsOpen(ends) else {
+                // Nothing is ruled out: every word of the length.
+                for k in Int(firstStarts[base])..<Int(firstStarts[base + 257]) { body(byFirst[k]) }
+                continue
+            }
+            let f = Int(ends.first)
+            let l = Int(ends.last)
+            for k in Int(firstStarts[base + f])..<Int(firstStarts[base + f + 1]) { body(byFirst[k]) }
+            for k in Int(lastStarts[base + l])..<Int(lastStarts[base + l + 1]) where Int(byLast[k].first) != f { body(byLast[k]) }
+            for word in open[known] where Int(word.first) != f && Int(word.last) != l { body(word) }
         }
     }
 }

@@ -831,7 +831,8 @@ struct MatcherScratch {
     var arena = PathArena(reserving: 256)
     var agenda = IndexTable(capacity: 256)
     var slotCache = IndexTable(capacity: 16)
-    var slips = IndexTable(capacity: 16)
+    /// The words the current position's unit is one slip from (`Automaton.nearWords`).
+    var near: [Int32] = []
     /// Each offset's states with their best paths (`state << 32 | path index`).
     var states: [[Int]] = []
     /// The slot matches of every (slot, position) asked, one after another; `slotRanges` has
@@ -846,7 +847,7 @@ struct MatcherScratch {
         arena.removeAll()
         agenda.removeAll()
         slotCache.removeAll()
-        slips.removeAll()
+        near.empty()
         for k in states.indices { states[k].empty() }
         while states.count <= length { states.append([]) }
         slotMatches.empty()
@@ -957,7 +958,7 @@ struct AutomatonMatcher {
         var agenda = IndexTable.placeholder
         var states: [[Int]] = []
         var slotCache = IndexTable.placeholder
-        var slips = IndexTable.placeholder
+        var near: [Int32] = []
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
         var sources = SlotSources()
@@ -968,7 +969,7 @@ struct AutomatonMatcher {
             swap(&agenda, &scratch.agenda)
             swap(&states, &scratch.states)
             swap(&slotCache, &scratch.slotCache)
-            swap(&slips, &scratch.slips)
+            swap(&near, &scratch.near)
             swap(&slotMatchList, &scratch.slotMatches)
             swap(&slotRanges, &scratch.slotRanges)
         }
@@ -998,13 +999,12 @@ struct AutomatonMatcher {
         var steps = 0
         let allowance = meter.map { $0.limit - $0.spent } ?? Int.max
         defer { meter?.spend(steps) }
-        // One-slip tests of the current position's unit against grammar words, by word id
-        // (1: near, 0: not), for one position at a time (`slips`).
         for offset in 0...length {
             let position = from + offset
-            slips.removeAll()
-            // The lengths a slip step's word may have to be one slip from this unit.
-            let near = position < to ? Automaton.nearLengths(lengths[position]) : 0
+            // The grammar words the unit here is one slip from (`near`), found when a state
+            // first has slip steps: only for units of four characters or more no template has.
+            var nearFound = !(position < to && lengths[position] >= 4 && ids[position] == nil)
+            near.empty()
             // States in a fixed order, so that ties between equal scores always fall the same way
             // (no state is listed twice at an offset, so the path indices never decide).
             states[offset].sortAscending()
@@ -1057,25 +1057,13 @@ struct AutomatonMatcher {
                     }
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
-                if lengths[position] >= 4, ids[position] == nil, automaton.slipLengths[state] & near != 0 {
-                    for step in slipSteps[state] {
-                        // Whether the unit is the word with one slip: worked out once per word and
-                        // position, whichever states ask (lengths two apart never are).
-                        let length = Int(automaton.wordLengths[Int(step.key)])
-                        guard abs(length - lengths[position]) <= 1 else { continue }
-                        let near: Bool
-                        let memo = slips.slot(of: Int(step.key))
-                        if let known = slips.value(at: memo) {
-                            near = known == 1
-                        } else {
-                            let unit = keys[position]
-                            let key = automaton.words[Int(step.key)]
-                            near =
-                                !EditDistance.maskRulesOut(masks[position], automaton.wordMasks[Int(step.key)])
-                                && EditDistance.withinOne(unit, key) && (length >= 5 || EditDistance.isTransposition(unit, key))
-                            slips.insert(Int(step.key), near ? 1 : 0, at: memo)
-                        }
-                        guard near else { continue }
+                if !(nearFound && near.isEmpty), !slipSteps[state].isEmpty {
+                    if !nearFound {
+                        automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
+                        nearFound = true
+                    }
+                    // The state's slip steps in their order, those that read a near word.
+                    for step in slipSteps[state] where near.contains(step.key) {
                         let score = path.score + MatchScores.fuzzyLiteral
                         advance(offset + 1, step.state, score) {
                             $0.add(

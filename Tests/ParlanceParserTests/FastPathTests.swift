@@ -114,18 +114,49 @@ import Testing
         }
     }
 
-    @Test func aStatesSlipLengthsKeepEveryWordOneLengthApart() {
-        // A unit of `n` characters may be one slip from words of n - 1, n and n + 1 characters;
-        // a state's bits (`Automaton.slipLengths`, bit min(length, 63)) must show each of them.
-        for n in 4...90 {
-            let near = Automaton.nearLengths(n)
-            for m in 1...92 {
-                let bit: UInt64 = 1 << UInt64(min(m, 63))
-                if abs(m - n) <= 1 { #expect(near & bit != 0, "unit \(n), word \(m)") }
-                // Below 63, lengths two apart or more are ruled out.
-                if abs(m - n) > 1, m < 62, n < 62 { #expect(near & bit == 0, "unit \(n), word \(m)") }
+    @Test func nearWordsAreTheirPlainDefinition() {
+        var generator = Generator(state: 41)
+        // Letters that make ends open (an accent at either end, CR LF) as well as plain ones.
+        let letters = ["a", "b", "o", "s", "t", "e", "é", "ö", "\u{301}", "\r\n", "n", "r"]
+        func word() -> String {
+            (0..<Int.random(in: 2...8, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+        }
+        var seen = (near: 0, none: 0)
+        for _ in 0..<30 {
+            var automaton = Automaton()
+            let start = automaton.newState()
+            let end = automaton.newState()
+            var vocabulary = Set<String>()
+            for _ in 0..<Int.random(in: 1...150, using: &generator) { vocabulary.insert(word()) }
+            for known in vocabulary.sorted() { automaton.connect(start, .word(known), end) }
+            automaton.close(start: start, accepting: [end])
+            let words = automaton.words
+            for _ in 0..<200 {
+                // Often a word of the automaton with one edit, so that near words come up.
+                var scalars = Array((Bool.random(using: &generator) ? words.randomElement(using: &generator)! : word()).unicodeScalars)
+                switch Int.random(in: 0...3, using: &generator) {
+                case 0 where scalars.count > 1: scalars.remove(at: Int.random(in: 0..<scalars.count, using: &generator))
+                case 1: scalars.insert(word().unicodeScalars.first!, at: Int.random(in: 0...scalars.count, using: &generator))
+                case 2 where scalars.count > 1: scalars.swapAt(0, 1)
+                default: scalars[Int.random(in: 0..<scalars.count, using: &generator)] = word().unicodeScalars.first!
+                }
+                let unit = String(String.UnicodeScalarView(scalars))
+                let length = unit.count
+                guard length >= 4 else { continue }
+                var near: [Int32] = []
+                automaton.nearWords(unit, length: length, mask: EditDistance.letterMask(unit), into: &near)
+                // Plainly: every word of four characters or more one slip from the unit (a swap for
+                // a word of four), by id.
+                let plain = words.indices.filter { id in
+                    let known = words[id]
+                    return known.count >= 4 && abs(known.count - length) <= 1 && EditDistance.withinOne(unit, known)
+                        && (known.count >= 5 || EditDistance.isTransposition(unit, known))
+                }.map(Int32.init)
+                #expect(near == plain, "\(unit.unicodeScalars.map(\.value))")
+                if near.isEmpty { seen.none += 1 } else { seen.near += 1 }
             }
         }
+        #expect(seen.near > 300 && seen.none > 300, "\(seen)")
     }
 
     @Test func nearPhrasesAreTheirPlainDefinition() {

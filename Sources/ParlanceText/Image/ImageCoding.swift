@@ -210,7 +210,6 @@ package final class PlainStorage<T: ImagePlain>: @unchecked Sendable {
 package protocol ImagePlain: BitwiseCopyable {}
 extension Int32: ImagePlain {}
 extension UInt8: ImagePlain {}
-extension UInt64: ImagePlain {}
 
 extension String: ImageCodable {
     package func write(to image: inout ImageWriter) { image.write(self) }

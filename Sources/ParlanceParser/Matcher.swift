@@ -93,6 +93,11 @@ struct SlotBinding: Sendable {
     final class Shared: Sendable {
         let lexicon: PhraseLexicon
         init(_ lexicon: PhraseLexicon) { self.lexicon = lexicon }
+
+        /// `PhraseLexicon.matches`, read in place.
+        func matches(_ keys: [String], lengths: [Int], from start: Int) -> [(Int, String, Bool)] {
+            lexicon.matches(keys, lengths: lengths, from: start)
+        }
     }
 
     init() {}
@@ -692,32 +697,38 @@ extension Array where Element == Int {
 /// Emptied at once, so one table serves run after run: a slot holds a key only if it was
 /// filled in the table's current generation.
 struct IndexTable {
-    private struct Entry {
+    fileprivate struct Entry {
         var key: Int
         var value: Int32
         /// The generation the slot was filled in.
         var generation: UInt32
     }
 
-    /// One array (one uniqueness check per change).
-    private var entries: [Entry]
+    /// The slots, in memory of their own: a change is a store, with no uniqueness check. A
+    /// table is its storage (a copy shares it); each matcher scratch has its own tables.
+    private final class Storage {
+        let entries: UnsafeMutablePointer<Entry>
+        let size: Int
+
+        init(size: Int) {
+            self.size = size
+            entries = .allocate(capacity: size)
+            entries.initialize(repeating: Entry(key: -1, value: 0, generation: 0), count: size)
+        }
+
+        deinit { entries.deallocate() }
+    }
+
+    private var storage: Storage
     private var mask: Int
     private var count = 0
     /// The current generation (from 1: a slot of generation 0 was never filled).
     private var generation: UInt32 = 1
 
-    /// A table that holds nothing and takes nothing: a stand-in until a real one is swapped in.
-    static var placeholder: IndexTable { IndexTable() }
-
-    private init() {
-        entries = []
-        mask = 0
-    }
-
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size *= 2 }
-        entries = Array(repeating: Entry(key: -1, value: 0, generation: 0), count: size)
+        storage = Storage(size: size)
         mask = size - 1
     }
 
@@ -727,29 +738,33 @@ struct IndexTable {
 
     /// The slot of `key`: where it is, or where it would go.
     func slot(of key: Int) -> Int {
+        let entries = storage.entries
         var i = home(key)
         while entries[i].generation == generation, entries[i].key != key { i = (i + 1) & mask }
         return i
     }
 
     /// The value in a slot found by `slot(of:)`; nil when the key is not there.
-    func value(at slot: Int) -> Int32? { entries[slot].generation == generation ? entries[slot].value : nil }
+    func value(at slot: Int) -> Int32? {
+        let entry = storage.entries[slot]
+        return entry.generation == generation ? entry.value : nil
+    }
 
     /// Replaces the value of a key that is there.
-    mutating func set(_ value: Int32, at slot: Int) { entries[slot].value = value }
+    mutating func set(_ value: Int32, at slot: Int) { storage.entries[slot].value = value }
 
     /// Puts a key that is not there into the slot `slot(of:)` gave for it (nothing inserted since).
     mutating func insert(_ key: Int, _ value: Int32, at slot: Int) {
-        entries[slot] = Entry(key: key, value: value, generation: generation)
+        storage.entries[slot] = Entry(key: key, value: value, generation: generation)
         count += 1
-        if count * 2 > entries.count { grow() }
+        if count * 2 > storage.size { grow() }
     }
 
     /// Empties the table: a new generation (every slot is renewed only when the count wraps).
     mutating func removeAll() {
         count = 0
         if generation == UInt32.max {
-            for i in entries.indices { entries[i].generation = 0 }
+            for i in 0..<storage.size { storage.entries[i].generation = 0 }
             generation = 1
         } else {
             generation += 1
@@ -757,13 +772,14 @@ struct IndexTable {
     }
 
     private mutating func grow() {
-        let old = entries
+        let old = storage
         let current = generation
-        entries = Array(repeating: Entry(key: -1, value: 0, generation: 0), count: old.count * 2)
-        mask = entries.count - 1
+        storage = Storage(size: old.size * 2)
+        mask = storage.size - 1
         generation = 1
-        for entry in old where entry.generation == current {
-            entries[slot(of: entry.key)] = Entry(key: entry.key, value: entry.value, generation: 1)
+        for k in 0..<old.size where old.entries[k].generation == current {
+            let entry = old.entries[k]
+            storage.entries[slot(of: entry.key)] = Entry(key: entry.key, value: entry.value, generation: 1)
         }
     }
 }
@@ -955,9 +971,10 @@ struct AutomatonMatcher {
         // place in its offset's list. All of them are the thread's scratch, emptied
         // (`MatcherScratch`).
         var arena = PathArena()
-        var agenda = IndexTable.placeholder
+        // (Tables share their storage: these are the scratch's own, no stand-ins.)
+        var agenda = scratch.agenda
         var states: [[Int]] = []
-        var slotCache = IndexTable.placeholder
+        var slotCache = scratch.slotCache
         var near: [Int32] = []
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
@@ -1136,7 +1153,7 @@ struct AutomatonMatcher {
         case .enumeration:
             let lexicon = oracle.binding.lexicon(id)
             guard lexicon >= 0 else { return }
-            for (end, value, exact) in oracle.binding.lexicons[lexicon].lexicon.matches(keys, lengths: lengths, from: position)
+            for (end, value, exact) in oracle.binding.lexicons[lexicon].matches(keys, lengths: lengths, from: position)
             where end <= limit {
                 let score = (exact ? MatchScores.enumPhrase : MatchScores.fuzzyLiteral) * Double(end - position)
                 arena.values.append(value)

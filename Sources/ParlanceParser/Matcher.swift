@@ -364,6 +364,9 @@ struct PhraseLexicon: Sendable {
     /// out without hashing them.
     private(set) var firstWords: Set<String> = []
     private var firstSketch = Bits256()
+    /// The sketches of the phrases run together (`Bits256.sketch(joining:)`): a run whose bit
+    /// is clear is no phrase, found without making an array and hashing it.
+    private var joinedSketch = Bits256()
     /// The phrases of several words, each word with its length in characters, and their indices
     /// by the first character of the phrase (in insertion order); `severalFirstBytes` has the
     /// first byte of each such character, so that a unit that starts none is ruled out without
@@ -383,6 +386,7 @@ struct PhraseLexicon: Sendable {
             if existing != value, !(shared[keys] ?? []).contains(value) { shared[keys, default: [existing]].append(value) }
         } else {
             entries[keys] = value
+            joinedSketch.insert(Bits256.sketch(joining: keys[...]))
             firstWords.insert(keys[0])
             firstSketch.insert(Bits256.sketch(keys[0]))
             let lengths = keys.map(\.count)
@@ -405,10 +409,15 @@ struct PhraseLexicon: Sendable {
     /// Whether some phrase starts with `key` (the sketch first, then the set).
     private func startsSome(_ key: String) -> Bool { firstSketch.contains(Bits256.sketch(key)) && firstWords.contains(key) }
 
+    /// The value of a run of keys that is a phrase (its sketch looked at first).
+    private func entry(_ run: ArraySlice<String>) -> String? {
+        joinedSketch.contains(Bits256.sketch(joining: run)) ? entries[Array(run)] : nil
+    }
+
     /// Whether one of the phrases starts at `start`, said exactly.
     func startsExactly(_ keys: [String], at start: Int) -> Bool {
         guard longest > 0, start < keys.count, startsSome(keys[start]) else { return false }
-        return (1...longest).contains { n in start + n <= keys.count && entries[Array(keys[start..<(start + n)])] != nil }
+        return (1...longest).contains { n in start + n <= keys.count && entry(keys[start..<(start + n)]) != nil }
     }
 
     /// Every value a phrase names (one for most phrases; none for an unknown phrase).
@@ -420,7 +429,7 @@ struct PhraseLexicon: Sendable {
     /// The longest phrase said exactly from `start` on: its end and value; nil when none is.
     func longestExact(_ keys: [String], from start: Int) -> (end: Int, value: String)? {
         for length in stride(from: min(longest, keys.count - start), through: 1, by: -1) {
-            if let value = entries[Array(keys[start..<(start + length)])] { return (start + length, value) }
+            if let value = entry(keys[start..<(start + length)]) { return (start + length, value) }
         }
         return nil
     }
@@ -433,7 +442,9 @@ struct PhraseLexicon: Sendable {
         // Every phrase starts with one of `firstWords`: one lookup rules out most positions.
         if start < keys.count, startsSome(keys[start]) {
             for length in 1...max(1, longest) where start + length <= keys.count {
-                if let value = entries[Array(keys[start..<(start + length)])] { result.append((start + length, value, true)) }
+                if let value = entry(keys[start..<(start + length)]) {
+                    result.append((start + length, value, true))
+                }
             }
         }
         let length = result.isEmpty && start < keys.count ? (saidLengths?[start] ?? keys[start].count) : 0
@@ -823,9 +834,9 @@ struct SlotSources {
     mutating func vocabulary(_ id: Int, _ oracle: SlotOracle, units: Int) -> Int {
         let name = oracle.binding.vocabulary(id)
         guard name >= 0 else { return -1 }
-        if knownOf.count < oracle.binding.vocabularyNames.count {
-            knownOf.append(contentsOf: repeatElement(-1, count: oracle.binding.vocabularyNames.count - knownOf.count))
-        }
+        // (Appended one by one: `append(contentsOf:)` takes a generic path that costs more
+        // than a few appends.)
+        while knownOf.count < oracle.binding.vocabularyNames.count { knownOf.append(-1) }
         let found = knownOf[name]
         if found >= 0 { return Int(found) }
         if found == -2 { return -1 }
@@ -835,7 +846,7 @@ struct SlotSources {
             return -1
         }
         known.append(KnownUnits(phrases: phrases, first: flags.count))
-        flags.append(contentsOf: repeatElement(-1, count: units))
+        for _ in 0..<units { flags.append(-1) }
         knownOf[name] = Int32(known.count - 1)
         return known.count - 1
     }
@@ -1240,7 +1251,7 @@ struct AutomatonMatcher {
                     items = items.flatMap { segment($0, longest, isPhrase) ?? [$0] }
                 }
                 guard items.allSatisfy({ evaluate($0, &score, &known) }) else { continue }
-                arena.items.append(contentsOf: items)
+                for item in items { arena.items.append(item) }
                 match(end, score, captured(range, .list, first: arena.items.count - items.count, count: items.count), known)
             }
         }

@@ -547,12 +547,19 @@ struct SlipIndex: Sendable {
             all.append((Int(length), word))
             if EditDistance.endsOpen(ends) { open[Int(length)].append(word) }
         }
+        // A counting sort by (length, byte): `all` is in the order of the ids, so each bucket is too.
         func table(_ byte: (Word) -> UInt8) -> ([Word], [Int32]) {
-            let sorted = all.sorted { ($0.length, byte($0.word), $0.word.id) < ($1.length, byte($1.word), $1.word.id) }
             var starts = [Int32](repeating: 0, count: lengths * 257 + 1)
-            for entry in sorted { starts[entry.length * 257 + Int(byte(entry.word)) + 1] += 1 }
+            for entry in all { starts[entry.length * 257 + Int(byte(entry.word)) + 1] += 1 }
             for k in 1..<starts.count { starts[k] += starts[k - 1] }
-            return (sorted.map(\.word), starts)
+            var next = starts
+            var ordered = [Word](repeating: Word(id: 0, mask: 0, first: 0, last: 0), count: all.count)
+            for entry in all {
+                let bucket = entry.length * 257 + Int(byte(entry.word))
+                ordered[Int(next[bucket])] = entry.word
+                next[bucket] += 1
+            }
+            return (ordered, starts)
         }
         (byFirst, firstStarts) = table(\.first)
         (byLast, lastStarts) = table(\.last)

@@ -216,12 +216,13 @@ struct PhraseSet: Sendable {
     private var joined: Set<String> = []
     /// Phrases by word count and first character, for near matches (kept only for small
     /// vocabularies).
-    private var byLength: [NearKey: [NearPhrase]] = [:]
-    /// A phrase for near matching, with its words' `EditDistance.letterMask`s (most words
-    /// are ruled out by them before they are compared).
-    private struct NearPhrase {
-        var words: [String]
-        var masks: [UInt64]
+    private var byLength: [NearKey: NearPhrases] = [:]
+    /// The phrases of one key for near matching, with their words' `EditDistance.letterMask`s
+    /// (most words are ruled out by them before they are compared): phrase `i`'s word `n` has
+    /// mask `masks[i * count + n]` (the phrases of a key have the same number of words).
+    private struct NearPhrases {
+        var phrases: [[String]] = []
+        var masks: [UInt64] = []
     }
     private struct NearKey: Hashable {
         var count: Int
@@ -245,8 +246,11 @@ struct PhraseSet: Sendable {
         joined.insert(keys.joined())
         joinedSketch.insert(Bits256.sketch(joining: keys[...]))
         if phrases.count <= Self.nearMatchLimit {
-            byLength[NearKey(count: keys.count, first: keys.first?.first), default: []].append(
-                NearPhrase(words: keys, masks: keys.map(EditDistance.letterMask)))
+            func add(_ bucket: inout NearPhrases) {
+                bucket.phrases.append(keys)
+                for word in keys { bucket.masks.append(EditDistance.letterMask(word)) }
+            }
+            add(&byLength[NearKey(count: keys.count, first: keys.first?.first), default: NearPhrases()])
             nearSketch.insert(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil))
         } else {
             byLength = [:]
@@ -287,18 +291,18 @@ struct PhraseSet: Sendable {
         // Each said word's mask, made when first needed (0: not yet; a mask is never 0 for a
         // word of four characters or more).
         var masks = [UInt64](repeating: 0, count: said.count)
-        for phrase in candidates {
+        for (i, phrase) in candidates.phrases.enumerated() {
             var slips = 0
             var ok = true
-            for n in said.indices where said[n] != phrase.words[n] {
+            for n in said.indices where said[n] != phrase[n] {
                 slips += 1
                 guard slips == 1 else {
                     ok = false
                     break
                 }
                 if masks[n] == 0 { masks[n] = said[n].characterCount < 4 ? 1 : EditDistance.letterMask(said[n]) }
-                if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], phrase.masks[n])
-                    || !EditDistance.withinOne(said[n], phrase.words[n])
+                if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], candidates.masks[i * said.count + n])
+                    || !EditDistance.withinOne(said[n], phrase[n])
                 {
                     ok = false
                     break

@@ -159,11 +159,9 @@ struct Automaton: Sendable {
     private var count = 0
     /// Word and filler keys by id, and their ids (the grammar's vocabulary).
     private(set) var words: [String] = []
-    /// Each word's length in characters, by id (set by `close`): the matcher's one-slip test
-    /// reads it instead of counting a string's characters per state.
+    /// Each word's length in characters, by id (set by `close`): the one-slip test reads it
+    /// instead of counting a string's characters.
     private(set) var wordLengths: [Int32] = []
-    /// Each word's `EditDistance.letterMask`, by id (made when the automaton is closed or read).
-    private(set) var wordMasks: [UInt64] = []
     /// The ids while the automaton is built (`intern`); emptied by `close`.
     private var wordIDs: [String: Int32] = [:]
     /// The ids of a closed automaton: `words` as a `FeatureTable` (row = id), looked up by the
@@ -222,7 +220,6 @@ struct Automaton: Sendable {
         var order: [UInt64] = []
         // Words of 4+ letters, by id (counting a string's characters is not free).
         wordLengths = self.words.map { Int32($0.count) }
-        wordMasks = self.words.map(EditDistance.letterMask)
         wordTable = FeatureTable(self.words)
         wordIDs = [:]
         slotPlans = self.slots.map(SlotPlan.init)
@@ -266,7 +263,7 @@ struct Automaton: Sendable {
         }
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
-        slipWords = SlipIndex(words: self.words, lengths: wordLengths, masks: wordMasks)
+        slipWords = SlipIndex(words: self.words, lengths: wordLengths)
     }
 
     /// The ids of the words a slip step may read that `unit` (of `length` characters, with
@@ -409,7 +406,6 @@ extension Automaton: ImageCodable {
         count = try image.read(Int.self)
         words = try image.read([String].self)
         wordLengths = try image.readPlain()
-        wordMasks = words.map(EditDistance.letterMask)
         slots = try image.read([Slot].self)
         slotPlans = slots.map(SlotPlan.init)
         wordSteps = try image.read(StepTable.self)
@@ -418,7 +414,7 @@ extension Automaton: ImageCodable {
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        slipWords = SlipIndex(words: self.words, lengths: wordLengths, masks: wordMasks)
+        slipWords = SlipIndex(words: self.words, lengths: wordLengths)
         wordTable = FeatureTable(words)
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is
@@ -536,14 +532,14 @@ struct SlipIndex: Sendable {
 
     init() {}
 
-    init(words: [String], lengths wordLengths: [Int32], masks: [UInt64]) {
+    init(words: [String], lengths wordLengths: [Int32]) {
         let longest = Int(wordLengths.max() ?? 0)
         lengths = longest + 1
         open = Array(repeating: [], count: lengths)
         var all: [(length: Int, word: Word)] = []
         for (id, length) in wordLengths.enumerated() where length >= 4 {
             let ends = EditDistance.ends(words[id])
-            let word = Word(id: Int32(id), mask: masks[id], first: ends?.first ?? 0, last: ends?.last ?? 0)
+            let word = Word(id: Int32(id), mask: EditDistance.letterMask(words[id]), first: ends?.first ?? 0, last: ends?.last ?? 0)
             all.append((Int(length), word))
             if EditDistance.endsOpen(ends) { open[Int(length)].append(word) }
         }

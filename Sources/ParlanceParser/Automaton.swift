@@ -220,9 +220,7 @@ struct Automaton: Sendable {
         var order: [UInt64] = []
         // Words of 4+ letters, by id (counting a string's characters is not free).
         wordLengths = self.words.map { Int32($0.count) }
-        wordTable = FeatureTable(self.words)
         wordIDs = [:]
-        slotPlans = self.slots.map(SlotPlan.init)
         let long = wordLengths.map { $0 >= 4 }
         flat.withUnsafeBufferPointer { flat in
             for state in 0..<count {
@@ -263,7 +261,15 @@ struct Automaton: Sendable {
         }
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
-        slipWords = SlipIndex(words: self.words, lengths: wordLengths)
+        deriveLookups()
+    }
+
+    /// What a closed automaton looks words and slots up in, derived from its words, their
+    /// lengths and its slots (when it is closed, and when it is read from an image).
+    private mutating func deriveLookups() {
+        wordTable = FeatureTable(words)
+        slotPlans = slots.map(SlotPlan.init)
+        slipWords = SlipIndex(words: words, lengths: wordLengths)
     }
 
     /// The ids of the words a slip step may read that `unit` (of `length` characters, with
@@ -407,15 +413,13 @@ extension Automaton: ImageCodable {
         words = try image.read([String].self)
         wordLengths = try image.readPlain()
         slots = try image.read([Slot].self)
-        slotPlans = slots.map(SlotPlan.init)
         wordSteps = try image.read(StepTable.self)
         fillerSteps = try image.read(StepTable.self)
         slipSteps = try image.read(StepTable.self)
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        slipWords = SlipIndex(words: self.words, lengths: wordLengths)
-        wordTable = FeatureTable(words)
+        deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is
         // written by this same build, and one that differs by a bit is built again).
@@ -564,6 +568,8 @@ struct SlipIndex: Sendable {
     /// Calls `body` once for each word of `length` characters or one either side that `ends`
     /// (a unit's `EditDistance.ends`) does not rule out.
     @inline(__always) func forEachCandidate(length: Int, ends: (first: UInt8, last: UInt8)?, _ body: (Word) -> Void) {
+        // (No word here is shorter than four characters: a unit of two or less is near none.)
+        guard length >= 3 else { return }
         for known in max(length - 1, 4)...(length + 1) where known < lengths {
             let base = known * 257
             guard let ends, !EditDistance.endsOpen(ends) else {

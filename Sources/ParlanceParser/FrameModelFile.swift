@@ -191,48 +191,95 @@ extension FrameModel {
 /// model file, read on first use.
 final class TaggerSource: Sendable {
     private let reader: BinaryReader?
-    /// The tagger's part as an image holds it, in the image's mapped bytes: copied only when the
-    /// tagger is first asked for.
+    /// The tagger as an image holds it (`FrameTagger`'s `ImageCodable` form), in the image's
+    /// mapped bytes: its tables are copied out at once, with no parsing, when the tagger is
+    /// first asked for.
     private let mapped: PlainStorage<UInt8>?
-    private let file: String
     private let slot: Locked<FrameTagger??>
 
     init(_ tagger: FrameTagger?) {
         reader = nil
         mapped = nil
-        file = ""
         slot = Locked(.some(tagger))
     }
 
     init(reader: BinaryReader) {
         self.reader = reader
         mapped = nil
-        file = reader.file
         slot = Locked(nil)
     }
 
-    init(mapped: PlainStorage<UInt8>, file: String) {
+    init(mapped: PlainStorage<UInt8>) {
         reader = nil
         self.mapped = mapped
-        self.file = file
         slot = Locked(nil)
     }
 
-    /// The tagger's part of the model file, unread (nil for a tagger built in memory).
-    var bytes: [UInt8]? { reader.map { Array($0.data[$0.offset...]) } ?? mapped.map { Array($0.buffer) } }
+    /// The tagger in the form an image holds it (nil when there is none): the image's own bytes
+    /// when it was read from one, else the tagger's tables written out.
+    var imaged: [UInt8]? {
+        if let mapped { return Array(mapped.buffer) }
+        guard let tagger else { return nil }
+        var image = ImageWriter()
+        tagger.write(to: &image)
+        return image.bytes
+    }
 
     var tagger: FrameTagger? {
         slot.withLock { slot in
             if let known = slot { return known }
-            // The part was checked when the file was loaded: reading it again cannot fail.
-            let source = reader ?? mapped.map { BinaryReader(bytes: Array($0.buffer), file: file) }
-            let tagger = source.flatMap { start in
-                var r = start
-                return try? FrameModel.readTagger(&r, build: true)
+            // The part was checked when the file was loaded, and the image's bytes with the whole
+            // image (its checksum): reading them again cannot fail but for a bug.
+            let tagger: FrameTagger?
+            if var r = reader {
+                tagger = try? FrameModel.readTagger(&r, build: true)
+            } else if let mapped {
+                tagger = try? Self.read(mapped)
+            } else {
+                tagger = nil
             }
             slot = .some(tagger)
             return tagger
         }
+    }
+
+    /// The tagger in an image's bytes, which must hold it to their end.
+    private static func read(_ mapped: PlainStorage<UInt8>) throws(ImageError) -> FrameTagger {
+        var image = ImageReader(UnsafeRawBufferPointer(mapped.buffer))
+        let tagger = try FrameTagger(from: &image)
+        guard image.isAtEnd else { throw ImageError("a tagger has bytes past its end") }
+        return tagger
+    }
+}
+
+extension FrameTagger: ImageCodable {
+    /// The tagger's tables as they are: labels, capitals, transitions, the feature table (with
+    /// its slots) and the weights; read back with copies of whole arrays, no parsing.
+    package func write(to image: inout ImageWriter) {
+        image.write(labels)
+        image.write(capitalsCarrySignal)
+        image.writePlain(transitions)
+        image.write(features)
+        image.writePlain(offsets)
+        image.writePlain(pairLabels)
+        image.writePlain(pairWeights)
+    }
+
+    package init(from image: inout ImageReader) throws(ImageError) {
+        let labels = try image.read([String].self)
+        let capitals = try image.read(Bool.self)
+        let transitions: [Float] = try image.readPlain()
+        let features = try image.read(FeatureTable.self)
+        let offsets: [Int32] = try image.readPlain()
+        let pairLabels: [UInt16] = try image.readPlain()
+        let pairWeights: [Float] = try image.readPlain()
+        guard transitions.count == (labels.count + 1) * labels.count,
+            FrameTagger.inBounds(
+                offsets: offsets, rows: features.count, pairLabels: pairLabels, pairWeights: pairWeights, labels: labels.count)
+        else { throw ImageError("a tagger's tables do not hold") }
+        self.init(
+            labels: labels, features: features, offsets: offsets, pairLabels: pairLabels, pairWeights: pairWeights,
+            transitions: transitions, capitalsCarrySignal: capitals)
     }
 }
 
@@ -354,8 +401,9 @@ extension FrameModel: ImageCodable {
         image.writePlain(c.pairWeights)
         image.write(temperature)
         image.write(report)
-        image.write(taggerSource.bytes != nil)
-        if let bytes = taggerSource.bytes { bytes.withUnsafeBufferPointer { image.writeAligned($0) } }
+        let tagger = taggerSource.imaged
+        image.write(tagger != nil)
+        if let tagger { tagger.withUnsafeBufferPointer { image.writeAligned($0) } }
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -377,7 +425,7 @@ extension FrameModel: ImageCodable {
         temperature = try image.read(Double.self)
         report = try image.read(String.self)
         if try image.read(Bool.self) {
-            taggerSource = TaggerSource(mapped: try image.readAligned(UInt8.self), file: "Models/\(language).plm")
+            taggerSource = TaggerSource(mapped: try image.readAligned(UInt8.self))
         } else {
             taggerSource = TaggerSource(nil)
         }

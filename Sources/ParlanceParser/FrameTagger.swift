@@ -95,6 +95,44 @@ public struct FrameTagger: Sendable {
     /// (labels + 1) × labels: row `labels.count` is the start of the utterance.
     let transitions: [Float]
     let capitalsCarrySignal: Bool
+    /// Whether every index the weights hold falls inside its table (offsets rising from 0 to
+    /// the number of weights, one more than the features; every label one of `labels`):
+    /// checked once, then `tag` reads the tables without a check per weight.
+    private let indicesInBounds: Bool
+
+    init(
+        labels: [String], features: FeatureTable, offsets: [Int32], pairLabels: [UInt16], pairWeights: [Float], transitions: [Float],
+        capitalsCarrySignal: Bool
+    ) {
+        self.labels = labels
+        self.features = features
+        self.offsets = offsets
+        self.pairLabels = pairLabels
+        self.pairWeights = pairWeights
+        self.transitions = transitions
+        self.capitalsCarrySignal = capitalsCarrySignal
+        self.indicesInBounds = Self.inBounds(
+            offsets: offsets, rows: features.count, pairLabels: pairLabels, pairWeights: pairWeights, labels: labels.count)
+    }
+
+    /// Whether the weights' indices all fall inside their tables (see `indicesInBounds`): plain
+    /// loops over the buffers, which the compiler vectorizes.
+    static func inBounds(offsets: [Int32], rows: Int, pairLabels: [UInt16], pairWeights: [Float], labels: Int) -> Bool {
+        guard offsets.count == rows + 1, offsets.first == 0, offsets.last.map({ Int($0) == pairLabels.count }) ?? false,
+            pairLabels.count == pairWeights.count
+        else { return false }
+        let rising = offsets.withUnsafeBufferPointer { o in
+            var fall: Int32 = 0
+            for k in 0..<rows { fall |= (o[k + 1] &- o[k]) & Int32.min }
+            return fall == 0
+        }
+        let highest = pairLabels.withUnsafeBufferPointer { l in
+            var most: UInt16 = 0
+            for k in l.indices { most = Swift.max(most, l[k]) }
+            return most
+        }
+        return rising && (pairLabels.isEmpty || Int(highest) < labels)
+    }
 
     var labelCount: Int { labels.count }
     /// How many features carry weights.
@@ -111,11 +149,30 @@ public struct FrameTagger: Sendable {
     /// measure of how sure the tagger is).
     func tag(_ input: TaggerInput, intent: String, parameters: [String]) -> [String] {
         let allowed = allowed(parameters: parameters)
+        // The weights read through raw buffers when every index they hold is in range (checked
+        // once per tagger, `indicesInBounds`); the sums are made in the same order either way.
+        let unchecked = indicesInBounds
         let emissions = (0..<input.count).map { i -> [Float] in
             var scores = [Float](repeating: 0, count: labelCount)
-            for feature in input.features(at: i, intent: intent, capitalsCarrySignal: capitalsCarrySignal) {
-                guard let f = features[feature] else { continue }
-                for p in Int(offsets[Int(f)])..<Int(offsets[Int(f) + 1]) { scores[Int(pairLabels[p])] += pairWeights[p] }
+            let features = input.features(at: i, intent: intent, capitalsCarrySignal: capitalsCarrySignal)
+            guard unchecked else {
+                for feature in features {
+                    guard let f = self.features[feature] else { continue }
+                    for p in Int(offsets[Int(f)])..<Int(offsets[Int(f) + 1]) { scores[Int(pairLabels[p])] += pairWeights[p] }
+                }
+                return scores
+            }
+            scores.withUnsafeMutableBufferPointer { scores in
+                offsets.withUnsafeBufferPointer { offsets in
+                    pairLabels.withUnsafeBufferPointer { labels in
+                        pairWeights.withUnsafeBufferPointer { weights in
+                            for feature in features {
+                                guard let f = self.features[feature] else { continue }
+                                for p in Int(offsets[Int(f)])..<Int(offsets[Int(f) + 1]) { scores[Int(labels[p])] += weights[p] }
+                            }
+                        }
+                    }
+                }
             }
             return scores
         }

@@ -247,17 +247,20 @@ public final class IntentParser: UtteranceParser {
     /// not to a person called Famille, when the user has a group and no contact of that name.
     func relabeled(_ result: ParseResult, _ language: LanguageCache) -> ParseResult {
         guard var frame = result.intent, frame.domain != "custom", let spec = catalogue.intent(frame.name) else { return result }
-        let known = { (type: String?, raw: String) -> Bool in
-            guard let type, let set = language.vocabularies[type] else { return false }
-            return set.contains(LanguageGrammar.unitKeys(language.grammar.tokenizer.tokenize(raw))[...])
-        }
         var changed = false
         for (n, p) in frame.parameters.enumerated() {
-            guard let own = spec.parameter(p.name), own.vocabulary != nil, !known(own.vocabulary, p.raw) else { continue }
+            // The value's keys, tokenized once for every vocabulary asked.
+            var keys: ArraySlice<String>?
+            func known(_ type: String?) -> Bool {
+                guard let type, let set = language.vocabularies[type] else { return false }
+                if keys == nil { keys = LanguageGrammar.unitKeys(language.grammar.tokenizer.tokenize(p.raw))[...] }
+                return set.contains(keys!)
+            }
+            guard let own = spec.parameter(p.name), own.vocabulary != nil, !known(own.vocabulary) else { continue }
             let other = spec.parameters.first { q in
                 q.name != p.name && q.vocabulary != nil && q.vocabulary != own.vocabulary
                     && (q.list || !frame.parameters.contains { $0.name == q.name })
-                    && known(q.vocabulary, p.raw)
+                    && known(q.vocabulary)
             }
             guard let other else { continue }
             frame.parameters[n] = Parameter(name: other.name, value: p.value, raw: p.raw, span: p.span, resolution: p.resolution)
@@ -662,6 +665,7 @@ public final class IntentParser: UtteranceParser {
             units: units, entities: entityUnits, vocabularies: vocabularies, binding: compiled.binding,
             conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil,
             mentions: kept)
+        oracle.wordClasses = grammar.wordClasses
         oracle.valueStarts = SlotOracle.valueStarts(
             units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
         let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)

@@ -117,6 +117,8 @@ final class LanguageGrammar: Sendable {
     let negations: Negations
     let conjunctions: Set<String>
     let notNames: Set<String>
+    /// `conjunctions` and `notNames` in one table the matcher reads once per unit.
+    let wordClasses: WordClasses
     /// Every word the templates and their rules say ("send", "list", "anfordern"): the words a
     /// request is told by, as against the items and names it carries.
     let templateWords: Set<String>
@@ -373,6 +375,7 @@ final class LanguageGrammar: Sendable {
         for phrase in lexicon.negations?.unless ?? [] { negations.unless.insert(keys(phrase)) }
         self.negations = negations
         self.notNames = Set(lexicon.notNames.flatMap(keys))
+        self.wordClasses = WordClasses(conjunctions: conjunctions, notNames: notNames)
         self.capitalizedNouns = lexicon.capitalizedNouns ?? false
         self.vocabulary = lexicon.vocabulary
         self.enumerations = enumerations
@@ -422,6 +425,7 @@ final class LanguageGrammar: Sendable {
         self.negations = fields.negations
         self.conjunctions = fields.conjunctions
         self.notNames = fields.notNames
+        self.wordClasses = WordClasses(conjunctions: fields.conjunctions, notNames: fields.notNames)
         self.templateWords = fields.templateWords
         self.capitalizedNouns = fields.capitalizedNouns
         self.vocabulary = fields.vocabulary

@@ -142,6 +142,25 @@ struct SlotBinding: Sendable {
     @inline(__always) func vocabulary(_ id: Int) -> Int { id < vocabularyOf.count ? Int(vocabularyOf[id]) : -1 }
 }
 
+/// Which keys join list items and which cannot be (or start) a name, in one table: one
+/// lookup per unit (of its bytes, no `Hasher`) instead of one per set. Keys and the sets'
+/// words are normalized alike (`TextNormalizer.key`), so bytes decide as `==` would.
+struct WordClasses: Sendable {
+    static let conjunction: UInt8 = 1
+    static let notName: UInt8 = 2
+    private let table: FeatureTable
+    private let flags: [UInt8]
+
+    init(conjunctions: Set<String>, notNames: Set<String>) {
+        let words = conjunctions.union(notNames).sorted()
+        table = FeatureTable(words)
+        flags = words.map { (conjunctions.contains($0) ? Self.conjunction : 0) | (notNames.contains($0) ? Self.notName : 0) }
+    }
+
+    /// `conjunction` and `notName`, as they hold of `key`.
+    func flags(of key: String) -> UInt8 { table[key].map { flags[Int($0)] } ?? 0 }
+}
+
 /// Everything slot matching needs to know about the utterance and the context.
 struct SlotOracle {
     var units: [MatchUnit]
@@ -155,6 +174,9 @@ struct SlotOracle {
     var conjunctions: Set<String>
     /// Words that cannot be (or start) a name: pronouns, articles ("tell me a joke").
     var notNames: Set<String>
+    /// `conjunctions` and `notNames` as one table, when the grammar has it (read instead of
+    /// the sets).
+    var wordClasses: WordClasses?
     /// Capitals carry no signal (German capitalizes every noun).
     var capitalizedNouns = false
     /// The app mention a mention pattern must cover, as a unit range.
@@ -908,7 +930,7 @@ struct MatcherScratch {
 
 /// Runs an automaton over units [from, to) and returns, for each accepting state reached
 /// at `to`, the best path.
-struct AutomatonMatcher {
+final class AutomatonMatcher {
     let automaton: Automaton
     let oracle: SlotOracle
     let keys: [String]
@@ -941,8 +963,15 @@ struct AutomatonMatcher {
         self.ids = ids
         self.lengths = lengths
         self.masks = keys.indices.map { k in lengths[k] >= 4 && ids[k] == nil ? EditDistance.letterMask(keys[k]) : 1 << 63 }
-        self.conjunction = oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
-        self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
+        if let classes = oracle.wordClasses {
+            let flags = keys.map(classes.flags)
+            self.conjunction = flags.map { $0 & WordClasses.conjunction != 0 }
+            self.notName = flags.map { $0 & WordClasses.notName != 0 }
+        } else {
+            self.conjunction =
+                oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
+            self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
+        }
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").

@@ -130,7 +130,21 @@ struct UnavailableAppFinder: Sendable {
             self.asciiSketch = nil
         }
         self.longestKey = kept.map(\.key.unicodeScalars.count).max() ?? 0
+        self.verbNames = kept.indices.filter { !kept[$0].cue && kept[$0].length >= 4 }.map { n in
+            let key = kept[n].key
+            return VerbName(entry: n, length: kept[n].length, asciiFirst: key.bytesAllSatisfy { $0 < 0x80 } ? key.utf8.first : nil)
+        }
     }
+
+    /// An entry a name made a verb may be said by (no cue, four characters or more), with the
+    /// first byte of its key when the key is ASCII.
+    private struct VerbName: Sendable {
+        var entry: Int
+        var length: Int
+        var asciiFirst: UInt8?
+    }
+    /// The entries a name made a verb may be said by, in the order of `entries`.
+    private let verbNames: [VerbName]
 
     /// The first entry of each key.
     private let exact: [String: Int]
@@ -187,12 +201,16 @@ struct UnavailableAppFinder: Sendable {
                 // for names that are no ordinary word.
                 if found == nil, length == 1, i <= Self.verbPosition {
                     let count = joined.characterCount
-                    found = entries.first { e in
-                        let extra = count - e.length
+                    // Two ASCII strings, one the other's prefix, start with the same byte: the
+                    // names that cannot be the word's start are passed over before comparing.
+                    let asciiFirst = joined.bytesAllSatisfy { $0 < 0x80 } ? joined.utf8.first : nil
+                    found = verbNames.first { v in
+                        let extra = count - v.length
+                        guard extra >= 1, extra <= 3 else { return false }
+                        if let a = asciiFirst, let b = v.asciiFirst, a != b { return false }
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.
-                        return !e.cue && extra >= 1 && extra <= 3 && e.length >= 4 && joined.hasPrefix(e.key)
-                            && joined.allSatisfy(\.isLetter)
-                    }
+                        return joined.hasPrefix(entries[v.entry].key) && joined.allSatisfy(\.isLetter)
+                    }.map { entries[$0.entry] }
                 }
                 guard let entry = found else { continue }
                 // Words run together ("what did I pay" is no DiDi): a name that needs a cue, said

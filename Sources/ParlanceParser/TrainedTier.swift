@@ -91,15 +91,34 @@ extension IntentParser {
     /// context is nearly always for it, so its intents get `namedAppPrior` more log-odds.
     static func distribution(_ model: FrameModel, features: [String], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
         let c = model.classifier
+        let classes = c.classes
         let scores = c.scores(features)
         let t = max(model.temperature, 0.05)
-        var entries = scores.indices.map { (label: c.classes[$0], score: scores[$0] / t) }
-        if let allowed {
-            entries = entries.filter { $0.label == FallbackModel.none || allowed($0.label) }
-                .map { ($0.label, $0.label == FallbackModel.none ? $0.score : $0.score + namedAppPrior) }
+        // The classes kept, by index, and their logits: the ranking then sorts indices (no
+        // string moved or compared but for a tie).
+        var kept: [Int] = []
+        var logits: [Double] = []
+        kept.reserveCapacity(scores.count)
+        logits.reserveCapacity(scores.count)
+        for k in scores.indices {
+            let score = scores[k] / t
+            guard let allowed else {
+                kept.append(k)
+                logits.append(score)
+                continue
+            }
+            if classes[k] == FallbackModel.none {
+                kept.append(k)
+                logits.append(score)
+            } else if allowed(classes[k]) {
+                kept.append(k)
+                logits.append(score + namedAppPrior)
+            }
         }
-        let p = FallbackModel.softmax(entries.map(\.score))
-        return entries.indices.map { (entries[$0].label, p[$0]) }.sorted { $0.p != $1.p ? $0.p > $1.p : $0.label < $1.label }
+        let p = FallbackModel.softmax(logits)
+        var order = Array(kept.indices)
+        order.sort { p[$0] != p[$1] ? p[$0] > p[$1] : classes[kept[$0]] < classes[kept[$1]] }
+        return order.map { (classes[kept[$0]], p[$0]) }
     }
 
     /// The least probability the unrestricted classifier must give a named app's intent for

@@ -149,7 +149,36 @@ import Testing
         #expect(image.classifier.features == file.classifier.features)
         let features = Array(file.classifier.features.prefix(200)) + ["w:no-such-feature", ""]
         #expect(image.classifier.scores(features) == file.classifier.scores(features))
-        #expect(image.tagger?.labels == file.tagger?.labels)
+        let tagger = try #require(file.tagger)
+        let imaged = try #require(image.tagger)
+        #expect(imaged.labels == tagger.labels)
+        #expect(imaged.features.names == tagger.features.names)
+        #expect(imaged.offsets == tagger.offsets)
+        #expect(imaged.pairLabels == tagger.pairLabels)
+        #expect(imaged.pairWeights == tagger.pairWeights)
+        #expect(imaged.transitions == tagger.transitions)
+        #expect(imaged.capitalsCarrySignal == tagger.capitalsCarrySignal)
+        // An image of the image holds the same tagger (its bytes written as they were read).
+        let again = try ImageCache.decode(FrameModel.self, from: Data(ImageCache.encode(image)))
+        #expect(again.tagger?.pairWeights == tagger.pairWeights)
+    }
+
+    @Test func aTaggerWhoseTablesDoNotHoldIsNotRead() throws {
+        let features = FeatureTable(["w:a", "w:b"])
+        func tagger(offsets: [Int32], labels: [UInt16]) -> FrameTagger {
+            FrameTagger(
+                labels: ["O", "B-x"], features: features, offsets: offsets, pairLabels: labels, pairWeights: labels.map { _ in 0.5 },
+                transitions: [Float](repeating: 0, count: 6), capitalsCarrySignal: false)
+        }
+        let good = tagger(offsets: [0, 1, 2], labels: [0, 1])
+        #expect(try ImageCache.decode(FrameTagger.self, from: Data(ImageCache.encode(good))).pairLabels == [0, 1])
+        // A label past the labels, offsets that fall, offsets that end before the weights.
+        for bad in [
+            tagger(offsets: [0, 1, 2], labels: [0, 2]), tagger(offsets: [0, 2, 1], labels: [0, 1]),
+            tagger(offsets: [0, 1, 1], labels: [0, 1])
+        ] {
+            #expect(throws: ImageError.self) { try ImageCache.decode(FrameTagger.self, from: Data(ImageCache.encode(bad))) }
+        }
     }
 
     @Test func aFeatureTableFindsEveryNameAndNothingElse() {

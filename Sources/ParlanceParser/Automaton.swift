@@ -186,6 +186,10 @@ struct Automaton: Sendable {
     private(set) var slotSteps = StepTable()
     /// The accepting states reached without consuming (key: the state).
     private(set) var endSteps = StepTable()
+    /// Per state, the fewest units a match standing in it must still read to reach an
+    /// accepting state (255: none reachable, or that many or more). A match with fewer units
+    /// left cannot end, and the matcher drops it (set by `close`).
+    private(set) var needs: [UInt8] = []
 
     /// The id of a word some edge matches; nil for a word no template has.
     func id(of key: String) -> Int32? { wordTable[key] }
@@ -262,6 +266,62 @@ struct Automaton: Sendable {
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
         deriveLookups()
+        needs = Self.needs(
+            states: count, words: wordSteps.view, fillers: fillerSteps.view, slots: slotSteps.view, ends: endSteps.view,
+            slotReadsNothing: slotPlans.map { $0.kind == .app })
+    }
+
+    /// Per state, the fewest units from it to an accepting state (`needs`): a breadth-first
+    /// walk back from the states that accept, over the steps that read a unit (a word, a
+    /// filler) and the slots (a unit, but none for an app's slot, which may be given empty).
+    static func needs(
+        states: Int, words: StepView, fillers: StepView, slots: StepView, ends: StepView, slotReadsNothing: [Bool]
+    ) -> [UInt8] {
+        // The steps reversed: for each target, its sources with what the step costs.
+        var counts = [Int32](repeating: 0, count: states + 1)
+        for table in [words, fillers, slots] {
+            for step in table.steps { counts[Int(step.target) + 1] += 1 }
+        }
+        for k in 0..<states { counts[k + 1] += counts[k] }
+        var next = counts
+        var sources = [(state: Int32, cost: UInt8)](repeating: (0, 0), count: Int(counts[states]))
+        for (n, table) in [words, fillers, slots].enumerated() {
+            for state in 0..<states {
+                for step in table[state] {
+                    let cost: UInt8 = n == 2 && slotReadsNothing[Int(step.key)] ? 0 : 1
+                    sources[Int(next[Int(step.target)])] = (Int32(state), cost)
+                    next[Int(step.target)] += 1
+                }
+            }
+        }
+        // Costs of 0 and 1: a walk with a double-ended queue (0 in front, 1 at the back).
+        var need = [UInt8](repeating: 255, count: states)
+        var front: [Int32] = []
+        var back: [Int32] = []
+        var head = 0
+        for state in 0..<states where !ends[state].isEmpty {
+            need[state] = 0
+            back.append(Int32(state))
+        }
+        while true {
+            let current: Int
+            if let state = front.popLast() {
+                current = Int(state)
+            } else if head < back.count {
+                current = Int(back[head])
+                head += 1
+            } else {
+                break
+            }
+            for k in Int(counts[current])..<Int(counts[current + 1]) {
+                let (source, cost) = sources[k]
+                let reached = need[current] &+ cost
+                guard reached < need[Int(source)], reached < 255 else { continue }
+                need[Int(source)] = reached
+                if cost == 0 { front.append(source) } else { back.append(source) }
+            }
+        }
+        return need
     }
 
     /// What a closed automaton looks words and slots up in, derived from its words, their
@@ -405,6 +465,7 @@ extension Automaton: ImageCodable {
         image.writePlain(wordLengths)
         image.write(slots)
         for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
+        image.writePlain(needs)
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -418,7 +479,9 @@ extension Automaton: ImageCodable {
         slipSteps = try image.read(StepTable.self)
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
+        needs = try image.readPlain()
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
+        guard needs.count == count else { throw ImageError("an automaton's needs do not fit its states") }
         deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is

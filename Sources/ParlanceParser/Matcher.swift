@@ -947,6 +947,8 @@ final class AutomatonMatcher {
     private let slipSteps: Automaton.StepView
     private let slotSteps: Automaton.StepView
     private let endSteps: Automaton.StepView
+    /// `Automaton.needs`.
+    private let needs: [UInt8]
 
     init(automaton: Automaton, oracle: SlotOracle, bend: Bool = false) {
         self.automaton = automaton
@@ -955,6 +957,7 @@ final class AutomatonMatcher {
         self.slipSteps = automaton.slipSteps.view
         self.slotSteps = automaton.slotSteps.view
         self.endSteps = automaton.endSteps.view
+        self.needs = automaton.needs
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         let keys = self.keys
@@ -1037,6 +1040,8 @@ final class AutomatonMatcher {
         exchange()
         defer { exchange() }
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
+            // A match that cannot reach an accepting state in the units left is dropped.
+            guard Int(needs[state]) <= length - at else { return }
             let key = at << 32 | state
             let slot = agenda.slot(of: key)
             if let place = agenda.value(at: slot) {

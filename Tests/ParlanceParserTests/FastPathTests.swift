@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ParlanceParser
@@ -157,6 +158,61 @@ import Testing
             }
         }
         #expect(seen.near > 300 && seen.none > 300, "\(seen)")
+    }
+
+    @Test func needsAreTheFewestUnitsToAnEnd() {
+        var generator = Generator(state: 57)
+        var seen = Set<Int>()
+        for _ in 0..<40 {
+            var automaton = Automaton()
+            let states = (0..<Int.random(in: 2...40, using: &generator)).map { _ in automaton.newState() }
+            let free = Automaton.Slot(
+                parameter: "x", kind: .free(maxLength: 3, list: false, vocabulary: nil, perToken: -0.1, names: false))
+            let app = Automaton.Slot(parameter: "app", kind: .app)
+            for _ in 0..<Int.random(in: 1...(3 * states.count), using: &generator) {
+                let from = states.randomElement(using: &generator)!
+                let to = states.randomElement(using: &generator)!
+                let edge: Automaton.Edge =
+                    switch Int.random(in: 0...5, using: &generator) {
+                    case 0: .epsilon
+                    case 1: .filler("please")
+                    case 2: .slot(free)
+                    case 3: .slot(app)
+                    case 4: .accept(Int.random(in: 0...3, using: &generator))
+                    default: .word(["a", "b", "c"].randomElement(using: &generator)!)
+                    }
+                automaton.connect(from, edge, to)
+            }
+            let accepting = Set(states.filter { _ in Int.random(in: 0...4, using: &generator) == 0 })
+            automaton.close(start: states[0], accepting: accepting)
+            // Plainly: the least fixed point of "nothing left to read where an end is, else one
+            // unit (none for the app's slot) more than the step's target", over every step.
+            var plain = [Int](repeating: 255, count: states.count)
+            var changed = true
+            while changed {
+                changed = false
+                for state in states.indices {
+                    var best = automaton.endSteps[state].isEmpty ? 255 : 0
+                    for step in automaton.wordSteps[state] { best = min(best, plain[step.state] + 1) }
+                    for step in automaton.fillerSteps[state] { best = min(best, plain[step.state] + 1) }
+                    for step in automaton.slotSteps[state] {
+                        best = min(best, plain[step.state] + (automaton.slots[Int(step.key)].parameter == "app" ? 0 : 1))
+                    }
+                    best = min(best, 255)
+                    if best < plain[state] {
+                        plain[state] = best
+                        changed = true
+                    }
+                }
+            }
+            #expect(automaton.needs.map(Int.init) == plain)
+            seen.formUnion(plain)
+            // An image of the automaton keeps them.
+            let read = try? ImageCache.decode(Automaton.self, from: Data(ImageCache.encode(automaton)))
+            #expect(read?.needs == automaton.needs)
+        }
+        // Ends, states one and two units away, and states that reach no end were all met.
+        #expect([0, 1, 2, 255].allSatisfy(seen.contains), "\(seen.sorted())")
     }
 
     @Test func nearPhrasesAreTheirPlainDefinition() {

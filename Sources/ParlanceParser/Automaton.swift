@@ -190,6 +190,17 @@ struct Automaton: Sendable {
     /// accepting state (255: none reachable, or that many or more). A match with fewer units
     /// left cannot end, and the matcher drops it (set by `close`).
     private(set) var needs: [UInt8] = []
+    /// Per state, what its steps read (`Reads`): the matcher drops a match that cannot read
+    /// the next unit, before it is listed (set by `close`).
+    private(set) var reads: [UInt8] = []
+
+    /// The bits of `reads`.
+    enum Reads {
+        static let words: UInt8 = 1
+        static let fillers: UInt8 = 2
+        static let slips: UInt8 = 4
+        static let slots: UInt8 = 8
+    }
 
     /// The id of a word some edge matches; nil for a word no template has.
     func id(of key: String) -> Int32? { wordTable[key] }
@@ -266,6 +277,8 @@ struct Automaton: Sendable {
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
         deriveLookups()
+        reads = Self.reads(
+            states: count, words: wordSteps.view, fillers: fillerSteps.view, slips: slipSteps.view, slots: slotSteps.view)
         needs = Self.needs(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slots: slotSteps.view, ends: endSteps.view,
             slotReadsNothing: slotPlans.map { $0.kind == .app })
@@ -330,6 +343,18 @@ struct Automaton: Sendable {
         wordTable = FeatureTable(words)
         slotPlans = slots.map(SlotPlan.init)
         slipWords = SlipIndex(words: words, lengths: wordLengths)
+    }
+
+    /// Per state, which of its step tables have steps (`reads`).
+    static func reads(states: Int, words: StepView, fillers: StepView, slips: StepView, slots: StepView) -> [UInt8] {
+        guard states > 0 else { return [] }
+        var reads = [UInt8](repeating: 0, count: states)
+        for (table, bit) in [(words, Reads.words), (fillers, Reads.fillers), (slips, Reads.slips), (slots, Reads.slots)] {
+            let starts = table.starts
+            guard starts.count == states + 1 else { continue }
+            for state in 0..<states where starts[state] != starts[state + 1] { reads[state] |= bit }
+        }
+        return reads
     }
 
     /// The ids of the words a slip step may read that `unit` (of `length` characters, with
@@ -466,6 +491,7 @@ extension Automaton: ImageCodable {
         image.write(slots)
         for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
         image.writePlain(needs)
+        image.writePlain(reads)
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -480,8 +506,9 @@ extension Automaton: ImageCodable {
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
         needs = try image.readPlain()
+        reads = try image.readPlain()
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        guard needs.count == count else { throw ImageError("an automaton's needs do not fit its states") }
+        guard needs.count == count, reads.count == count else { throw ImageError("an automaton's needs do not fit its states") }
         deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is

@@ -949,15 +949,23 @@ final class AutomatonMatcher {
     private let endSteps: Automaton.StepView
     /// `Automaton.needs`.
     private let needs: [UInt8]
+    /// `Automaton.reads`.
+    private let reads: [UInt8]
 
-    init(automaton: Automaton, oracle: SlotOracle, bend: Bool = false) {
+    /// A matcher of `automaton` over the oracle's units. `prunes`: whether matches that cannot
+    /// end (`Automaton.needs`) or cannot read the next unit (`Automaton.reads`) are dropped
+    /// (always, but for tests that compare with keeping them).
+    init(automaton: Automaton, oracle: SlotOracle, bend: Bool = false, prunes: Bool = true) {
         self.automaton = automaton
         self.wordSteps = automaton.wordSteps.view
         self.fillerSteps = automaton.fillerSteps.view
         self.slipSteps = automaton.slipSteps.view
         self.slotSteps = automaton.slotSteps.view
         self.endSteps = automaton.endSteps.view
-        self.needs = automaton.needs
+        // Without `prunes` (for tests that compare), every state is taken to end with no unit
+        // left and to have slots (which read anything): no match is dropped.
+        self.needs = prunes ? automaton.needs : [UInt8](repeating: 0, count: automaton.needs.count)
+        self.reads = prunes ? automaton.reads : [UInt8](repeating: Automaton.Reads.slots, count: automaton.reads.count)
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         let keys = self.keys
@@ -1042,6 +1050,23 @@ final class AutomatonMatcher {
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             // A match that cannot reach an accepting state in the units left is dropped.
             guard Int(needs[state]) <= length - at else { return }
+            // Nor is one listed that cannot read the next unit: no slot, no step of its word, no
+            // slip for a word no template has, no skip for a bending path.
+            if at < length {
+                let reads = self.reads[state]
+                let position = from + at
+                if reads & Automaton.Reads.slots == 0 {
+                    let may: Bool
+                    if let id = ids[position] {
+                        may =
+                            (reads & Automaton.Reads.words != 0 && !wordSteps.steps(of: state, reading: id).isEmpty)
+                            || (reads & Automaton.Reads.fillers != 0 && !fillerSteps.steps(of: state, reading: id).isEmpty)
+                    } else {
+                        may = reads & Automaton.Reads.slips != 0 && lengths[position] >= 4
+                    }
+                    guard may || (bend && reads & Automaton.Reads.words != 0 && skippable[position]) else { return }
+                }
+            }
             let key = at << 32 | state
             let slot = agenda.slot(of: key)
             if let place = agenda.value(at: slot) {

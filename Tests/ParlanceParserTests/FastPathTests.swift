@@ -215,6 +215,63 @@ import Testing
         #expect([0, 1, 2, 255].allSatisfy(seen.contains), "\(seen.sorted())")
     }
 
+    @Test func droppingMatchesThatCannotEndOrReadChangesNoResult() {
+        var generator = Generator(state: 71)
+        let vocabulary = ["send", "message", "to", "please", "now", "call"]
+        var compared = (results: 0, runs: 0)
+        for _ in 0..<60 {
+            var automaton = Automaton()
+            let states = (0..<Int.random(in: 2...30, using: &generator)).map { _ in automaton.newState() }
+            let free = Automaton.Slot(
+                parameter: "content", kind: .free(maxLength: 4, list: false, vocabulary: nil, perToken: -0.1, names: false))
+            for _ in 0..<Int.random(in: 1...(3 * states.count), using: &generator) {
+                let from = states.randomElement(using: &generator)!
+                let to = states.randomElement(using: &generator)!
+                let edge: Automaton.Edge =
+                    switch Int.random(in: 0...6, using: &generator) {
+                    case 0: .epsilon
+                    case 1: .filler(["please", "now"].randomElement(using: &generator)!)
+                    case 2: .slot(free)
+                    case 3: .accept(Int.random(in: 0...3, using: &generator))
+                    default: .word(vocabulary.randomElement(using: &generator)!)
+                    }
+                automaton.connect(from, edge, to)
+            }
+            let accepting = Set(states.filter { _ in Int.random(in: 0...3, using: &generator) == 0 })
+            automaton.close(start: states[0], accepting: accepting)
+            for _ in 0..<20 {
+                // Words of the grammar, one slip off one ("mesage"), and words it has not.
+                let said = vocabulary + ["mesage", "sned", "hello", "x", "Bobo"]
+                let words = (0..<Int.random(in: 1...7, using: &generator)).map { _ in said.randomElement(using: &generator)! }
+                var offset = 0
+                let units = words.map { word -> MatchUnit in
+                    defer { offset += word.count + 1 }
+                    let key = word.lowercased()
+                    let token = Token(text: word, normalized: key, key: key, kind: .word, span: Span(offset, offset + word.count))
+                    return MatchUnit(key: key, token: token, commaBefore: false)
+                }
+                let oracle = SlotOracle(
+                    units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
+                for bend in [false, true] {
+                    func results(_ prunes: Bool) -> [String] {
+                        AutomatonMatcher(automaton: automaton, oracle: oracle, bend: bend, prunes: prunes)
+                            .run(start: states[0], from: 0, to: units.count)
+                            .map { state, path in
+                                "\(state) \(path.score) \(path.literals) \(path.skips) \(path.templateIndex ?? -1) "
+                                    + path.captures.map { "\($0.parameter)@\($0.range)" }.joined(separator: ",")
+                            }
+                            .sorted()
+                    }
+                    let pruned = results(true)
+                    #expect(pruned == results(false), "\(words) bend \(bend)")
+                    compared.results += pruned.count
+                    compared.runs += 1
+                }
+            }
+        }
+        #expect(compared.results > 300, "\(compared)")
+    }
+
     @Test func nearPhrasesAreTheirPlainDefinition() {
         var generator = Generator(state: 33)
         let letters = ["a", "b", "o", "ö", "s", "ß", "e", "é", "\u{301}", "n", "\r\n", "👍"]

@@ -175,8 +175,10 @@ private struct Recognition {
         if let (end, value) = recurrence(at: i, time: nil) {
             candidates.append(Candidate(start: i, end: end, value: .recurrence(value), priority: 4))
         }
+        // The time of day said here, worked out once for the two readings that ask for it.
+        let timeHere = timeOfDay(at: i, evening: false)
         // "at 9 every day": the time before the repetition.
-        if let time = timeOfDay(at: i, evening: false), time.strong || time.end > i + 1,
+        if let time = timeHere, time.strong || time.end > i + 1,
             let (end, value) = recurrence(at: time.end, time: (time.hour, time.minute))
         {
             candidates.append(Candidate(start: i, end: end, value: .recurrence(value), priority: 4))
@@ -202,7 +204,7 @@ private struct Recognition {
                         priority: 4))
             }
         }
-        if let time = timeOfDay(at: i, evening: false) {
+        if let time = timeHere {
             // A time known only by its connector ("um 10") yields to an amount ("10 Euro").
             candidates.append(
                 Candidate(

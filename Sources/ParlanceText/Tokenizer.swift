@@ -73,9 +73,12 @@ public final class Tokenizer: Sendable {
         }
     }
 
-    private func makeToken(_ text: String, span: Span, kind: TokenKind, normalized: String? = nil) -> Token {
+    /// `key`, when given, is `TextNormalizer.key(text)`, which is the key of the folded text
+    /// too (folding is NFKC case folding, which the key begins with and which changes nothing
+    /// done twice): it is not worked out again.
+    private func makeToken(_ text: String, span: Span, kind: TokenKind, normalized: String? = nil, key: String? = nil) -> Token {
         let normalized = normalized ?? TextNormalizer.fold(text)
-        let key = TextNormalizer.key(normalized)
+        let key = key ?? TextNormalizer.key(normalized)
         return Token(text: text, normalized: normalized, key: key, kind: kind, span: span)
     }
 
@@ -131,7 +134,7 @@ public final class Tokenizer: Sendable {
             }
             return
         }
-        tokens.append(makeToken(word, span: span, kind: .word))
+        tokens.append(makeToken(word, span: span, kind: .word, key: key))
     }
 
     /// ICU joins across U+202F NARROW NO-BREAK SPACE (an ExtendNumLet since Unicode 14), so

@@ -110,8 +110,51 @@ extension Parameter {
         case .text(let s), .date(let s), .enumCase(let s): w.string(s)
         case .number(let n): w.number(n)
         case .boolean(let b): w.bool(b)
-        // Objects (amounts, ranges, triggers) through their own conformances.
-        case .currencyAmount, .dateRange, .temporalTrigger, .spatialTrigger: try w.encoded(value)
+        // Objects (amounts, ranges, triggers) with their keys sorted, and an optional field left
+        // out when nil, as their synthesized conformances write them.
+        case .currencyAmount(let a):
+            w.beginObject()
+            w.key("amount")
+            w.number(a.amount)
+            w.key("currency")
+            w.string(a.currency)
+            w.endObject()
+        case .dateRange(let r):
+            w.beginObject()
+            w.key("end")
+            w.string(r.end)
+            w.key("start")
+            w.string(r.start)
+            w.endObject()
+        case .temporalTrigger(let t):
+            w.beginObject()
+            if let rule = t.recurrence {
+                w.key("recurrence")
+                w.beginObject()
+                if let part = rule.dayPart {
+                    w.key("dayPart")
+                    w.string(part)
+                }
+                w.key("frequency")
+                w.string(rule.frequency.rawValue)
+                if let days = rule.weekdays {
+                    w.key("weekdays")
+                    w.array(days) { w, day in w.string(day) }
+                }
+                w.endObject()
+            }
+            if let start = t.start {
+                w.key("start")
+                w.string(start)
+            }
+            w.endObject()
+        case .spatialTrigger(let t):
+            w.beginObject()
+            w.key("event")
+            w.string(t.event.rawValue)
+            w.key("place")
+            w.string(t.place)
+            w.endObject()
         }
         w.endObject()
     }

@@ -25,11 +25,24 @@ import Testing
             kind: .disambiguation,
             items: [.init(id: "bobo-1", display: "Bobo", score: 1), .init(id: "b/2", display: awkward, score: 0.3333333333333333)],
             reason: "two")
-        let values: [ParameterValue] = [
-            .text(awkward), .number(Decimal(string: "20.50")!), .number(-3), .date("2026-11-29"), .enumCase("unread"), .boolean(true),
-            .boolean(false), .currencyAmount(CurrencyAmount(amount: Decimal(string: "12.5")!, currency: "EUR")),
-            .dateRange(DateRange(start: "2026-11-29", end: "2026-11-30")), .spatialTrigger(SpatialTrigger(event: .arrive, place: "home"))
-        ]
+        let values: [ParameterValue] =
+            [
+                .text(awkward), .number(Decimal(string: "20.50")!), .number(-3), .date("2026-11-29"), .enumCase("unread"), .boolean(true),
+                .boolean(false), .currencyAmount(CurrencyAmount(amount: Decimal(string: "12.5")!, currency: "EUR")),
+                .dateRange(DateRange(start: "2026-11-29", end: "2026-11-30")),
+                .spatialTrigger(SpatialTrigger(event: .arrive, place: "home")),
+                .spatialTrigger(SpatialTrigger(event: .depart, place: awkward))
+            ]
+            // Triggers with every optional field present and absent.
+            + [
+                EntityValue.date("2026-11-29"), .dateTime("2026-11-29T09:00:00+01:00"),
+                .dateRange(DateRange(start: "2026-11-29", end: "2026-12-01")),
+                .recurrence(
+                    Recurrence(frequency: .weekly, weekdays: ["monday", "thursday"], dayPart: "evening", start: "2026-11-30T18:00:00+01:00")
+                ),
+                .recurrence(Recurrence(frequency: .daily, weekdays: nil, dayPart: nil, start: nil)),
+                .recurrence(Recurrence(frequency: .monthly, weekdays: [], dayPart: awkward, start: nil))
+            ].compactMap { TemporalTrigger($0).map(ParameterValue.temporalTrigger) }
         let parameters = values.enumerated().map { i, value in
             Parameter(
                 name: "p\(i)", value: value, raw: i == 0 ? awkward : "raw \(i)", span: i % 3 == 0 ? nil : Span(i, i + 4),

@@ -12,6 +12,14 @@ public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codab
     /// Parses a BCP 47 tag (hyphens or underscores, any case).
     /// - Throws: `LocaleError` when the tag is malformed or its language has no data.
     public init(_ tag: String) throws(LocaleError) {
+        // The common shape ("en-US", "de", "es_419") read from its bytes; anything else, and
+        // a language with no data, by the general reading below (which also says what is wrong).
+        if let (language, region) = Self.plain(tag), ParlanceLocale.supportedLanguages.contains(language) {
+            self.language = language
+            self.script = nil
+            self.region = region
+            return
+        }
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
             .map(String.init)
@@ -38,6 +46,28 @@ public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codab
         self.language = language
         self.script = script
         self.region = region
+    }
+
+    /// A tag of two or three ASCII letters, then nothing or a hyphen or underscore and two
+    /// ASCII letters or three digits: its language (lower case) and region (upper case).
+    static func plain(_ tag: String) -> (language: String, region: String?)? {
+        var tag = tag
+        return tag.withUTF8 { b -> (String, String?)? in
+            func letter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+            func digit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+            var n = 0
+            while n < b.count, letter(b[n]) { n += 1 }
+            guard n == 2 || n == 3 else { return nil }
+            let language = String(decoding: b[0..<n].map { $0 | 0x20 }, as: UTF8.self)
+            if n == b.count { return (language, nil) }
+            guard b[n] == UInt8(ascii: "-") || b[n] == UInt8(ascii: "_") else { return nil }
+            let rest = b[(n + 1)...]
+            if rest.count == 2, rest.allSatisfy(letter) {
+                return (language, String(decoding: rest.map { $0 & ~0x20 }, as: UTF8.self))
+            }
+            if rest.count == 3, rest.allSatisfy(digit) { return (language, String(decoding: rest, as: UTF8.self)) }
+            return nil
+        }
     }
 
     /// The canonical tag: "es-MX".

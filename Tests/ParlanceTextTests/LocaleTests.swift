@@ -7,7 +7,8 @@ import Testing
     @Test(
         arguments: [
             ("es-ES", "es", nil, "ES", "es-ES"), ("pt_br", "pt", nil, "BR", "pt-BR"), ("EN", "en", nil, nil, "en"),
-            ("zh-Hans-CN", "zh", "Hans", "CN", "zh-Hans-CN"), ("es-419", "es", nil, "419", "es-419")
+            ("zh-Hans-CN", "zh", "Hans", "CN", "zh-Hans-CN"), ("es-419", "es", nil, "419", "es-419"), ("DE_at", "de", nil, "AT", "de-AT"),
+            ("fr-cA", "fr", nil, "CA", "fr-CA"), ("pt_419", "pt", nil, "419", "pt-419"), ("zh-Hant", "zh", "Hant", nil, "zh-Hant")
         ] as [(String, String, String?, String?, String)])
     func parses(tag: String, language: String, script: String?, region: String?, canonical: String) throws {
         let locale = try ParlanceLocale(tag)
@@ -17,7 +18,8 @@ import Testing
         #expect(locale.identifier == canonical)
     }
 
-    @Test(arguments: ["", "e", "es-", "-ES", "es--ES", "español", "es-ES-ES", "es-E", "12", "es_ES_x", "es ES"])
+    @Test(arguments: ["", "e", "es-", "-ES", "es--ES", "español", "es-ES-ES", "es-E", "12", "es_ES_x", "es ES", "es-E1", "es-4190", "es-@Z"]
+    )
     func malformedTagsNameTheSupportedLanguages(tag: String) {
         #expect {
             try ParlanceLocale(tag)

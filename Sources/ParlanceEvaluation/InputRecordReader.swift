@@ -169,10 +169,32 @@ enum InputRecordReader {
         }
 
         /// Steps over any JSON value, checking it; false when it is not one.
+        /// Steps over a string as `string()` reads it (true where it gives one), making no
+        /// string of it unless it has escapes.
+        mutating func skipString() -> Bool {
+            let opening = i
+            guard take(0x22) else { return false }
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == 0x22 {
+                    i += 1
+                    return true
+                }
+                if b < 0x20 { return false }
+                // Escapes are checked as `string()` checks them.
+                if b == 0x5C {
+                    i = opening
+                    return string() != nil
+                }
+                i += 1
+            }
+            return false
+        }
+
         mutating func skipValue() -> Bool {
             guard let b = peek else { return false }
             switch b {
-            case 0x22: return string() != nil
+            case 0x22: return skipString()
             case 0x7B, 0x5B:
                 depth += 1
                 guard depth <= JSONGuard.maximumDepth else { return false }
@@ -184,7 +206,7 @@ enum InputRecordReader {
                 repeat {
                     space()
                     if b == 0x7B {
-                        guard string() != nil else { return false }
+                        guard skipString() else { return false }
                         space()
                         guard take(0x3A) else { return false }
                         space()

@@ -18,7 +18,16 @@ struct MatchUnit: Sendable {
         self.token = token
         self.commaBefore = commaBefore
         self.sentenceBefore = sentenceBefore
-        self.capitalized = token.text.first?.isUppercase ?? false
+        self.capitalized = Self.startsUppercase(token.text)
+    }
+
+    /// Whether the text's first character is upper case: for an ASCII first byte, whether it
+    /// is A–Z (what `Character.isUppercase` says of it, whatever marks follow); else asked of
+    /// the character.
+    static func startsUppercase(_ text: String) -> Bool {
+        guard let byte = text.utf8.first else { return false }
+        if byte < 0x80 { return byte >= 0x41 && byte <= 0x5A }
+        return text.first?.isUppercase ?? false
     }
 
     /// A token's key as the stages after the text layer compare it (the matcher's slips, app

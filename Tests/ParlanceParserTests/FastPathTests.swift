@@ -36,6 +36,21 @@ import Testing
         }
     }
 
+    @Test func startingUppercaseIsTheFirstCharactersCase() {
+        var generator = Generator(state: 29)
+        // Capitals of one, two and three bytes, and capitals with marks after them.
+        let capitals = ["A", "Z", "É", "Ω", "Ж", "Ａ", "A\u{301}", "Z\u{308}\u{301}", "@", "[", "`", "{"]
+        var seen = (upper: 0, other: 0)
+        for _ in 0..<5_000 {
+            var text = Self.text(&generator, pieces: Int.random(in: 0...5, using: &generator))
+            if Bool.random(using: &generator) { text = capitals.randomElement(using: &generator)! + text }
+            let plain = text.first?.isUppercase ?? false
+            #expect(MatchUnit.startsUppercase(text) == plain, "\(text.unicodeScalars.map(\.value))")
+            if plain { seen.upper += 1 } else { seen.other += 1 }
+        }
+        #expect(seen.upper > 500 && seen.other > 500, "\(seen)")
+    }
+
     @Test func aStringOfScalarsIsTheScalarViewsString() {
         var generator = Generator(state: 22)
         for _ in 0..<3_000 {

@@ -519,6 +519,13 @@ extension Automaton: ImageCodable {
     }
 }
 
+/// A closed automaton behind one reference: a grammar's tables and the matchers that read them
+/// share it, and copying them copies one reference, not the automaton's dozens of tables.
+final class SharedAutomaton: Sendable {
+    let automaton: Automaton
+    init(_ automaton: Automaton) { self.automaton = automaton }
+}
+
 /// Compiles template patterns into an automaton, inlining rules.
 struct AutomatonBuilder {
     var automaton = Automaton()

@@ -284,7 +284,7 @@ final class CustomGrammar: Sendable {
             let (rest, owner) = units(items)
             let oracle = SlotOracle(
                 units: rest, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
-            let matcher = AutomatonMatcher(automaton: verbs.compiled.automaton, oracle: oracle)
+            let matcher = AutomatonMatcher(automaton: verbs.compiled.shared, oracle: oracle)
             for end in stride(from: min(6, rest.count - 1), through: 1, by: -1) where rest[end - 1].key != "\u{1}" {
                 guard owner[end - 1] != owner[end],
                     matcher.accepts(start: verbs.compiled.start, from: 0, to: end)

@@ -599,7 +599,7 @@ public final class IntentParser: UtteranceParser {
     {
         let oracle = SlotOracle(
             units: units, entities: [:], vocabularies: vocabularies, binding: SlotBinding(), conjunctions: [], notNames: [], app: range)
-        let matcher = AutomatonMatcher(automaton: grammar.mention.automaton, oracle: oracle)
+        let matcher = AutomatonMatcher(automaton: grammar.mention.shared, oracle: oracle)
         var best = range
         for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
             for end in range.upperBound...min(units.count, range.upperBound + 3) {
@@ -668,7 +668,7 @@ public final class IntentParser: UtteranceParser {
         oracle.wordClasses = grammar.wordClasses
         oracle.valueStarts = SlotOracle.valueStarts(
             units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
-        let matcher = AutomatonMatcher(automaton: compiled.automaton, oracle: oracle, bend: bend)
+        let matcher = AutomatonMatcher(automaton: compiled.shared, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
         let dotted = vocabularies["."] ?? PhraseSet()
         return accepted.compactMap { state, path in

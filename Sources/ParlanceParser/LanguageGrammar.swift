@@ -19,7 +19,9 @@ final class LanguageGrammar: Sendable {
     }
 
     struct Compiled: Sendable {
-        var automaton: Automaton
+        /// The automaton, behind one reference (`SharedAutomaton`).
+        let shared: SharedAutomaton
+        var automaton: Automaton { shared.automaton }
         var start: Int
         /// Accepting states and the intent each accepts. The automaton keeps only these
         /// states as ends, so every state a match returns is one of them.
@@ -33,23 +35,25 @@ final class LanguageGrammar: Sendable {
 
         /// Closes `automaton` (see `Automaton.close`).
         init(automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
-            self.automaton = automaton
-            self.automaton.close(start: start, accepting: Set(accepting.keys))
+            var automaton = automaton
+            automaton.close(start: start, accepting: Set(accepting.keys))
+            self.shared = SharedAutomaton(automaton)
             self.start = start
             self.accepting = accepting
         }
 
         /// An automaton closed already (read from an image).
         init(closed automaton: Automaton, start: Int, accepting: [Int: IntentKey]) {
-            self.automaton = automaton
+            self.shared = SharedAutomaton(automaton)
             self.start = start
             self.accepting = accepting
         }
 
         /// A rule compiled alone (the mention rule, a category's verbs): one accepting state, no intent.
         init(automaton: Automaton, start: Int, end: Int) {
-            self.automaton = automaton
-            self.automaton.close(start: start, accepting: [end])
+            var automaton = automaton
+            automaton.close(start: start, accepting: [end])
+            self.shared = SharedAutomaton(automaton)
             self.start = start
             self.accepting = [:]
         }

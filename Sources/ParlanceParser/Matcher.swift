@@ -940,7 +940,8 @@ struct MatcherScratch {
 /// Runs an automaton over units [from, to) and returns, for each accepting state reached
 /// at `to`, the best path.
 final class AutomatonMatcher {
-    let automaton: Automaton
+    /// The automaton, behind the grammar's one reference to it (no copy of its tables).
+    let shared: SharedAutomaton
     let oracle: SlotOracle
     let keys: [String]
     /// Each unit's word id in the automaton (nil: no template has the word).
@@ -964,21 +965,23 @@ final class AutomatonMatcher {
     /// A matcher of `automaton` over the oracle's units. `prunes`: whether matches that cannot
     /// end (`Automaton.needs`) or cannot read the next unit (`Automaton.reads`) are dropped
     /// (always, but for tests that compare with keeping them).
-    init(automaton: Automaton, oracle: SlotOracle, bend: Bool = false, prunes: Bool = true) {
-        self.automaton = automaton
-        self.wordSteps = automaton.wordSteps.view
-        self.fillerSteps = automaton.fillerSteps.view
-        self.slipSteps = automaton.slipSteps.view
-        self.slotSteps = automaton.slotSteps.view
-        self.endSteps = automaton.endSteps.view
+    init(automaton shared: SharedAutomaton, oracle: SlotOracle, bend: Bool = false, prunes: Bool = true) {
+        self.shared = shared
+        // (Read through `shared` each time: a local copy of the automaton would count a
+        // reference to each of its tables.)
+        self.wordSteps = shared.automaton.wordSteps.view
+        self.fillerSteps = shared.automaton.fillerSteps.view
+        self.slipSteps = shared.automaton.slipSteps.view
+        self.slotSteps = shared.automaton.slotSteps.view
+        self.endSteps = shared.automaton.endSteps.view
         // Without `prunes` (for tests that compare), every state is taken to end with no unit
         // left and to have slots (which read anything): no match is dropped.
-        self.needs = prunes ? automaton.needs : [UInt8](repeating: 0, count: automaton.needs.count)
-        self.reads = prunes ? automaton.reads : [UInt8](repeating: Automaton.Reads.slots, count: automaton.reads.count)
+        self.needs = prunes ? shared.automaton.needs : [UInt8](repeating: 0, count: shared.automaton.needs.count)
+        self.reads = prunes ? shared.automaton.reads : [UInt8](repeating: Automaton.Reads.slots, count: shared.automaton.reads.count)
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         let keys = self.keys
-        let ids = keys.map { automaton.id(of: $0) }
+        let ids = keys.map { shared.automaton.id(of: $0) }
         let lengths = keys.map(\.characterCount)
         self.ids = ids
         self.lengths = lengths
@@ -1159,7 +1162,7 @@ final class AutomatonMatcher {
                 // One slip ("mesage", "sned") only for words the grammar does not know.
                 if !(nearFound && near.isEmpty), !slipSteps[state].isEmpty {
                     if !nearFound {
-                        automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
+                        shared.automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
                         nearFound = true
                     }
                     // The state's slip steps in their order, those that read a near word.
@@ -1208,7 +1211,7 @@ final class AutomatonMatcher {
         _ id: Int, at position: Int, limit: Int, into arena: inout PathArena, appending result: inout [PathArena.SlotMatch],
         sources: inout SlotSources
     ) {
-        let plan = automaton.slotPlans[id]
+        let plan = shared.automaton.slotPlans[id]
         let bonus = plan.bonus
         func match(_ end: Int, _ score: Double, _ capture: PathArena.Captured, _ literals: Int) {
             result.append(PathArena.SlotMatch(end: end, score: score, bonus: bonus, capture: arena.add(capture), literals: literals))
@@ -1223,7 +1226,7 @@ final class AutomatonMatcher {
             guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return }
             match(app.upperBound, MatchScores.literal, captured(app, .app), app.count)
         case .entity:
-            guard case .entity(let types) = automaton.slots[id].kind, let entities = oracle.entities[position] else { return }
+            guard case .entity(let types) = shared.automaton.slots[id].kind, let entities = oracle.entities[position] else { return }
             for (k, (end, entity)) in entities.enumerated()
             where end <= limit && types.contains(entity.type.rawValue) {
                 match(end, MatchScores.entity, captured(position..<end, .entity, first: k), end - position)
@@ -1331,7 +1334,7 @@ final class AutomatonMatcher {
 
     /// A capture of an accepted path as a value (`PathArena.Captured` read back).
     private func capture(_ c: PathArena.Captured, _ arena: PathArena) -> Capture {
-        let parameter = automaton.slots[Int(c.slot)].parameter
+        let parameter = shared.automaton.slots[Int(c.slot)].parameter
         let range = Int(c.start)..<Int(c.end)
         let value: CapturedValue
         switch c.kind {

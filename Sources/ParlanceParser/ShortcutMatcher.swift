@@ -43,8 +43,8 @@ struct ShortcutMatcher: Sendable {
         guard !entries.isEmpty, !units.isEmpty else { return [] }
         let oracle = SlotOracle(
             units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
-        let prefixMatcher = AutomatonMatcher(automaton: prefix.automaton, oracle: oracle)
-        let suffixMatcher = AutomatonMatcher(automaton: suffix.automaton, oracle: oracle)
+        let prefixMatcher = AutomatonMatcher(automaton: prefix.shared, oracle: oracle)
+        let suffixMatcher = AutomatonMatcher(automaton: suffix.shared, oracle: oracle)
         let starts = (0...min(4, units.count - 1)).filter {
             prefixMatcher.accepts(start: prefix.start, from: 0, to: $0)
         }

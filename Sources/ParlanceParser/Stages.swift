@@ -162,7 +162,7 @@ extension IntentParser {
                 let oracle = SlotOracle(
                     units: units, entities: [:], vocabularies: u.vocabularies, binding: SlotBinding(), conjunctions: [], notNames: [],
                     app: mention.range)
-                if AutomatonMatcher(automaton: verb.automaton, oracle: oracle).accepts(
+                if AutomatonMatcher(automaton: verb.shared, oracle: oracle).accepts(
                     start: verb.start, from: removal.lowerBound, to: removal.upperBound)
                 {
                     result.append(Reading(kind: .asDoer, units: rest, mention: mention, bonus: bonus, kept: []))

@@ -40,11 +40,13 @@ import Testing
             #"{"id": "c", "text": "send a message to Bobo saying hi"}"#
         ]
         let input = Array(lines.joined(separator: "\n").utf8) + [0x0A]
-        let (tight, failures) = try run(input, jobs: 2, workBudget: 2_000)
+        // (A budget the short lines stay well under and the long one well over: the matcher
+        // drops matches that cannot end or read on, so the long line takes between 1,500 and 2,000 steps, a short one under 300.)
+        let (tight, failures) = try run(input, jobs: 2, workBudget: 1_000)
         #expect(failures == 1)
         #expect(tight.map { $0["id"] as? String } == ["a", "b", "c"])
         #expect(tight.map { ($0["error"] as? [String: Any])?["code"] as? String } == [nil, "too_slow", nil])
-        #expect(((tight[1]["error"] as? [String: Any])?["message"] as? String)?.contains("2000 matcher steps") == true)
+        #expect(((tight[1]["error"] as? [String: Any])?["message"] as? String)?.contains("1000 matcher steps") == true)
         #expect((tight[2]["intent"] as? [String: Any])?["name"] as? String == "sendMessage")
         // The default budget reads the same line.
         let (roomy, none) = try run(input, jobs: 1)

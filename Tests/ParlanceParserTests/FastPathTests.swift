@@ -269,7 +269,7 @@ import Testing
                     units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
                 for bend in [false, true] {
                     func results(_ prunes: Bool) -> [String] {
-                        AutomatonMatcher(automaton: automaton, oracle: oracle, bend: bend, prunes: prunes)
+                        AutomatonMatcher(automaton: SharedAutomaton(automaton), oracle: oracle, bend: bend, prunes: prunes)
                             .run(start: states[0], from: 0, to: units.count)
                             .map { state, path in
                                 "\(state) \(path.score) \(path.literals) \(path.skips) \(path.templateIndex ?? -1) "

@@ -214,7 +214,8 @@ struct SlotOracle {
                 continue
             }
             if keys == nil { keys = units.map(\.key) }
-            starts[i] = lexicons.contains { $0.startsExactly(keys!, at: i) }
+            // (Each of these lexicons has a phrase that starts with the unit's key.)
+            starts[i] = lexicons.contains { $0.startsExactly(keys!, at: i, knownFirst: true) }
         }
         return starts
     }
@@ -449,9 +450,10 @@ struct PhraseLexicon: Sendable {
         joinedSketch.contains(Bits256.sketch(joining: run)) ? entries[Array(run)] : nil
     }
 
-    /// Whether one of the phrases starts at `start`, said exactly.
-    func startsExactly(_ keys: [String], at start: Int) -> Bool {
-        guard longest > 0, start < keys.count, startsSome(keys[start]) else { return false }
+    /// Whether one of the phrases starts at `start`, said exactly. `knownFirst`: some phrase is
+    /// known to start with `keys[start]` (not looked up again).
+    func startsExactly(_ keys: [String], at start: Int, knownFirst: Bool = false) -> Bool {
+        guard longest > 0, start < keys.count, knownFirst || startsSome(keys[start]) else { return false }
         return (1...longest).contains { n in start + n <= keys.count && entry(keys[start..<(start + n)]) != nil }
     }
 

@@ -119,13 +119,7 @@ extension Parameter {
             w.key("currency")
             w.string(a.currency)
             w.endObject()
-        case .dateRange(let r):
-            w.beginObject()
-            w.key("end")
-            w.string(r.end)
-            w.key("start")
-            w.string(r.start)
-            w.endObject()
+        case .dateRange(let r): w.object("end", r.end, "start", r.start)
         case .temporalTrigger(let t):
             w.beginObject()
             if let rule = t.recurrence {
@@ -148,13 +142,7 @@ extension Parameter {
                 w.string(start)
             }
             w.endObject()
-        case .spatialTrigger(let t):
-            w.beginObject()
-            w.key("event")
-            w.string(t.event.rawValue)
-            w.key("place")
-            w.string(t.place)
-            w.endObject()
+        case .spatialTrigger(let t): w.object("event", t.event.rawValue, "place", t.place)
         }
         w.endObject()
     }
@@ -204,5 +192,17 @@ extension Explanation {
             w.string(source)
         }
         w.endObject()
+    }
+}
+
+extension JSONLineWriter {
+    /// An object of two string fields, `first` before `second` (keys in sorted order).
+    mutating func object(_ first: StaticString, _ a: String, _ second: StaticString, _ b: String) {
+        beginObject()
+        key(first)
+        string(a)
+        key(second)
+        string(b)
+        endObject()
     }
 }

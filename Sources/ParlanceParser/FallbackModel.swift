@@ -101,7 +101,10 @@ public struct FallbackModel: Sendable, Codable {
     /// that fails it is read with every check (and stops at the first bad index, as before).
     private let indicesInBounds: Bool
 
-    private static func inBounds(rows: Int, offsets: [Int32], pairClasses: [UInt16], pairWeights: [Float], classes: Int) -> Bool {
+    /// Whether sparse rows' indices all fall inside their tables: `rows + 1` offsets rising from
+    /// 0 to the number of pairs, and every pair's class below `classes` (the classifier's, and
+    /// the tagger's with labels for classes).
+    static func inBounds(rows: Int, offsets: [Int32], pairClasses: [UInt16], pairWeights: [Float], classes: Int) -> Bool {
         guard offsets.count == rows + 1, offsets.first == 0, Int(offsets[rows]) == pairClasses.count, pairWeights.count == pairClasses.count
         else { return false }
         // Plain loops over the buffers, which the compiler vectorizes: a model has about a

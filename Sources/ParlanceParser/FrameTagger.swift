@@ -115,23 +115,10 @@ public struct FrameTagger: Sendable {
             offsets: offsets, rows: features.count, pairLabels: pairLabels, pairWeights: pairWeights, labels: labels.count)
     }
 
-    /// Whether the weights' indices all fall inside their tables (see `indicesInBounds`): plain
-    /// loops over the buffers, which the compiler vectorizes.
+    /// Whether the weights' indices all fall inside their tables (see `indicesInBounds`;
+    /// `FallbackModel.inBounds`, with labels for classes).
     static func inBounds(offsets: [Int32], rows: Int, pairLabels: [UInt16], pairWeights: [Float], labels: Int) -> Bool {
-        guard offsets.count == rows + 1, offsets.first == 0, offsets.last.map({ Int($0) == pairLabels.count }) ?? false,
-            pairLabels.count == pairWeights.count
-        else { return false }
-        let rising = offsets.withUnsafeBufferPointer { o in
-            var fall: Int32 = 0
-            for k in 0..<rows { fall |= (o[k + 1] &- o[k]) & Int32.min }
-            return fall == 0
-        }
-        let highest = pairLabels.withUnsafeBufferPointer { l in
-            var most: UInt16 = 0
-            for k in l.indices { most = Swift.max(most, l[k]) }
-            return most
-        }
-        return rising && (pairLabels.isEmpty || Int(highest) < labels)
+        FallbackModel.inBounds(rows: rows, offsets: offsets, pairClasses: pairLabels, pairWeights: pairWeights, classes: labels)
     }
 
     var labelCount: Int { labels.count }

@@ -175,31 +175,32 @@ import Testing
         #expect(seen.near > 300 && seen.none > 300, "\(seen)")
     }
 
+    /// An automaton of two to `most` states, each edge one of `edges`, an epsilon or an accept
+    /// edge, closed from its first state with about a quarter of its states accepting.
+    static func randomAutomaton(_ generator: inout Generator, states most: Int, edges: [Automaton.Edge]) -> (Automaton, [Int]) {
+        var automaton = Automaton()
+        let states = (0..<Int.random(in: 2...most, using: &generator)).map { _ in automaton.newState() }
+        for _ in 0..<Int.random(in: 1...(3 * states.count), using: &generator) {
+            let from = states.randomElement(using: &generator)!
+            let to = states.randomElement(using: &generator)!
+            let pick = Int.random(in: 0..<(edges.count + 2), using: &generator)
+            let edge: Automaton.Edge =
+                pick == 0 ? .epsilon : pick == 1 ? .accept(Int.random(in: 0...3, using: &generator)) : edges[pick - 2]
+            automaton.connect(from, edge, to)
+        }
+        let accepting = Set(states.filter { _ in Int.random(in: 0...3, using: &generator) == 0 })
+        automaton.close(start: states[0], accepting: accepting)
+        return (automaton, states)
+    }
+
     @Test func needsAreTheFewestUnitsToAnEnd() {
         var generator = Generator(state: 57)
         var seen = Set<Int>()
+        let free = Automaton.Slot(parameter: "x", kind: .free(maxLength: 3, list: false, vocabulary: nil, perToken: -0.1, names: false))
+        let app = Automaton.Slot(parameter: "app", kind: .app)
         for _ in 0..<40 {
-            var automaton = Automaton()
-            let states = (0..<Int.random(in: 2...40, using: &generator)).map { _ in automaton.newState() }
-            let free = Automaton.Slot(
-                parameter: "x", kind: .free(maxLength: 3, list: false, vocabulary: nil, perToken: -0.1, names: false))
-            let app = Automaton.Slot(parameter: "app", kind: .app)
-            for _ in 0..<Int.random(in: 1...(3 * states.count), using: &generator) {
-                let from = states.randomElement(using: &generator)!
-                let to = states.randomElement(using: &generator)!
-                let edge: Automaton.Edge =
-                    switch Int.random(in: 0...5, using: &generator) {
-                    case 0: .epsilon
-                    case 1: .filler("please")
-                    case 2: .slot(free)
-                    case 3: .slot(app)
-                    case 4: .accept(Int.random(in: 0...3, using: &generator))
-                    default: .word(["a", "b", "c"].randomElement(using: &generator)!)
-                    }
-                automaton.connect(from, edge, to)
-            }
-            let accepting = Set(states.filter { _ in Int.random(in: 0...4, using: &generator) == 0 })
-            automaton.close(start: states[0], accepting: accepting)
+            let (automaton, states) = Self.randomAutomaton(
+                &generator, states: 40, edges: [.filler("please"), .slot(free), .slot(app), .word("a"), .word("b"), .word("c")])
             // Plainly: the least fixed point of "nothing left to read where an end is, else one
             // unit (none for the app's slot) more than the step's target", over every step.
             var plain = [Int](repeating: 255, count: states.count)
@@ -234,26 +235,11 @@ import Testing
         var generator = Generator(state: 71)
         let vocabulary = ["send", "message", "to", "please", "now", "call"]
         var compared = (results: 0, runs: 0)
+        let free = Automaton.Slot(
+            parameter: "content", kind: .free(maxLength: 4, list: false, vocabulary: nil, perToken: -0.1, names: false))
         for _ in 0..<60 {
-            var automaton = Automaton()
-            let states = (0..<Int.random(in: 2...30, using: &generator)).map { _ in automaton.newState() }
-            let free = Automaton.Slot(
-                parameter: "content", kind: .free(maxLength: 4, list: false, vocabulary: nil, perToken: -0.1, names: false))
-            for _ in 0..<Int.random(in: 1...(3 * states.count), using: &generator) {
-                let from = states.randomElement(using: &generator)!
-                let to = states.randomElement(using: &generator)!
-                let edge: Automaton.Edge =
-                    switch Int.random(in: 0...6, using: &generator) {
-                    case 0: .epsilon
-                    case 1: .filler(["please", "now"].randomElement(using: &generator)!)
-                    case 2: .slot(free)
-                    case 3: .accept(Int.random(in: 0...3, using: &generator))
-                    default: .word(vocabulary.randomElement(using: &generator)!)
-                    }
-                automaton.connect(from, edge, to)
-            }
-            let accepting = Set(states.filter { _ in Int.random(in: 0...3, using: &generator) == 0 })
-            automaton.close(start: states[0], accepting: accepting)
+            let (automaton, states) = Self.randomAutomaton(
+                &generator, states: 30, edges: [.filler("please"), .filler("now"), .slot(free)] + vocabulary.map { .word($0) })
             for _ in 0..<20 {
                 // Words of the grammar, one slip off one ("mesage"), and words it has not.
                 let said = vocabulary + ["mesage", "sned", "hello", "x", "Bobo"]

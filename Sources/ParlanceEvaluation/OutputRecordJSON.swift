@@ -20,12 +20,7 @@ extension OutputRecord {
         try w.array(alternatives) { w, alternative in try alternative.write(to: &w) }
         w.key("error")
         if let error {
-            w.beginObject()
-            w.key("code")
-            w.string(error.code)
-            w.key("message")
-            w.string(error.message)
-            w.endObject()
+            w.object("code", error.code, "message", error.message)
         } else {
             w.null()
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ParlanceText
@@ -37,6 +38,22 @@ import Testing
         for (n, analysis) in results {
             #expect(analysis == expected[n])
         }
+    }
+
+    /// Images read on several threads at once, with empty arrays among their values (a table
+    /// of no names): reading one writes nothing shared (under ThreadSanitizer, a race fails).
+    @Test func imagesWithEmptyArraysReadOnManyThreadsAtOnce() async throws {
+        let empty = Data(ImageCache.encode(FeatureTable([])))
+        let full = Data(ImageCache.encode(FeatureTable(["w:a", "w:b"])))
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<64 {
+                group.addTask { try ImageCache.decode(FeatureTable.self, from: n % 2 == 0 ? empty : full).count }
+            }
+            var counts: [Int] = []
+            for try await count in group { counts.append(count) }
+            return counts
+        }
+        #expect(counts.sorted() == [Int](repeating: 0, count: 32) + [Int](repeating: 2, count: 32))
     }
 
     @Test func languagesBuiltConcurrentlyOnFirstUse() async throws {

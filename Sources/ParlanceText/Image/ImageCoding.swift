@@ -170,7 +170,10 @@ package struct ImageReader {
 
     /// `count` plain values copied out of `raw`.
     private static func copy<T: ImagePlain>(_ raw: UnsafeRawBufferPointer, count: Int) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // No values: the empty array as it is (making one of capacity 0 writes its count into
+        // the shared empty storage, a write two threads reading images at once would race on).
+        guard count > 0 else { return [] }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
             initialized = count
         }

@@ -283,7 +283,7 @@ final class CustomGrammar: Sendable {
         if let verbs, !leading {
             let (rest, owner) = units(items)
             let oracle = SlotOracle(
-                units: rest, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
+                units: rest, entities: [:], vocabularies: [:], binding: SlotBinding(), app: nil)
             let matcher = AutomatonMatcher(automaton: verbs.compiled.shared, oracle: oracle)
             for end in stride(from: min(6, rest.count - 1), through: 1, by: -1) where rest[end - 1].key != "\u{1}" {
                 guard owner[end - 1] != owner[end],

@@ -598,7 +598,7 @@ public final class IntentParser: UtteranceParser {
     func mentionExtent(of range: Range<Int>, units: [MatchUnit], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]) -> Range<Int>
     {
         let oracle = SlotOracle(
-            units: units, entities: [:], vocabularies: vocabularies, binding: SlotBinding(), conjunctions: [], notNames: [], app: range)
+            units: units, entities: [:], vocabularies: vocabularies, binding: SlotBinding(), app: range)
         let matcher = AutomatonMatcher(automaton: grammar.mention.shared, oracle: oracle)
         var best = range
         for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
@@ -663,9 +663,8 @@ public final class IntentParser: UtteranceParser {
         }
         var oracle = SlotOracle(
             units: units, entities: entityUnits, vocabularies: vocabularies, binding: compiled.binding,
-            conjunctions: grammar.conjunctions, notNames: grammar.notNames, capitalizedNouns: grammar.capitalizedNouns, app: nil,
+            wordClasses: grammar.wordClasses, capitalizedNouns: grammar.capitalizedNouns, app: nil,
             mentions: kept)
-        oracle.wordClasses = grammar.wordClasses
         oracle.valueStarts = SlotOracle.valueStarts(
             units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
         let matcher = AutomatonMatcher(automaton: compiled.shared, oracle: oracle, bend: bend)

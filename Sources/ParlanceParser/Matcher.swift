@@ -179,12 +179,9 @@ struct SlotOracle {
     var vocabularies: [String: PhraseSet]
     /// The automaton's slots' enum lexicons and vocabularies, by slot id (`SlotBinding`).
     var binding: SlotBinding
-    /// Keys that join list items ("and", "y", "et").
-    var conjunctions: Set<String>
-    /// Words that cannot be (or start) a name: pronouns, articles ("tell me a joke").
-    var notNames: Set<String>
-    /// `conjunctions` and `notNames` as one table, when the grammar has it (read instead of
-    /// the sets).
+    /// Keys that join list items ("and", "y", "et") and words that cannot be (or start) a name
+    /// (pronouns, articles: "tell me a joke"), the grammar's (`LanguageGrammar.wordClasses`);
+    /// nil: none of either.
     var wordClasses: WordClasses?
     /// Capitals carry no signal (German capitalizes every noun).
     var capitalizedNouns = false
@@ -988,15 +985,9 @@ final class AutomatonMatcher {
         self.ids = ids
         self.lengths = lengths
         self.masks = keys.indices.map { k in lengths[k] >= 4 && ids[k] == nil ? EditDistance.letterMask(keys[k]) : 1 << 63 }
-        if let classes = oracle.wordClasses {
-            let flags = keys.map(classes.flags)
-            self.conjunction = flags.map { $0 & WordClasses.conjunction != 0 }
-            self.notName = flags.map { $0 & WordClasses.notName != 0 }
-        } else {
-            self.conjunction =
-                oracle.conjunctions.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.conjunctions.contains)
-            self.notName = oracle.notNames.isEmpty ? Array(repeating: false, count: keys.count) : keys.map(oracle.notNames.contains)
-        }
+        let flags = oracle.wordClasses.map { keys.map($0.flags) } ?? Array(repeating: 0, count: keys.count)
+        self.conjunction = flags.map { $0 & WordClasses.conjunction != 0 }
+        self.notName = flags.map { $0 & WordClasses.notName != 0 }
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
@@ -1009,9 +1000,9 @@ final class AutomatonMatcher {
     let masks: [UInt64]
     /// Per unit, whether a bending path may skip it.
     let skippable: [Bool]
-    /// Per unit, whether it joins list items (`SlotOracle.conjunctions`).
+    /// Per unit, whether it joins list items (`WordClasses.conjunction`).
     let conjunction: [Bool]
-    /// Per unit, whether it cannot be (or start) a name (`SlotOracle.notNames`).
+    /// Per unit, whether it cannot be (or start) a name (`WordClasses.notName`).
     let notName: [Bool]
 
     /// The best path to each accepting state reached at `to`, by state.

@@ -42,7 +42,7 @@ struct ShortcutMatcher: Sendable {
     func matches(_ units: [MatchUnit]) -> [Match] {
         guard !entries.isEmpty, !units.isEmpty else { return [] }
         let oracle = SlotOracle(
-            units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
+            units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), app: nil)
         let prefixMatcher = AutomatonMatcher(automaton: prefix.shared, oracle: oracle)
         let suffixMatcher = AutomatonMatcher(automaton: suffix.shared, oracle: oracle)
         let starts = (0...min(4, units.count - 1)).filter {

@@ -160,8 +160,7 @@ extension IntentParser {
             // intents without their verb.
             if !u.custom.isEmpty, !mention.isLeading(removal), removal.lowerBound <= 3, let verb = u.grammar.mentionVerb {
                 let oracle = SlotOracle(
-                    units: units, entities: [:], vocabularies: u.vocabularies, binding: SlotBinding(), conjunctions: [], notNames: [],
-                    app: mention.range)
+                    units: units, entities: [:], vocabularies: u.vocabularies, binding: SlotBinding(), app: mention.range)
                 if AutomatonMatcher(automaton: verb.shared, oracle: oracle).accepts(
                     start: verb.start, from: removal.lowerBound, to: removal.upperBound)
                 {

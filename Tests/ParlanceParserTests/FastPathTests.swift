@@ -252,7 +252,7 @@ import Testing
                     return MatchUnit(key: key, token: token, commaBefore: false)
                 }
                 let oracle = SlotOracle(
-                    units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), conjunctions: [], notNames: [], app: nil)
+                    units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), app: nil)
                 for bend in [false, true] {
                     func results(_ prunes: Bool) -> [String] {
                         AutomatonMatcher(automaton: SharedAutomaton(automaton), oracle: oracle, bend: bend, prunes: prunes)

@@ -1297,7 +1297,13 @@ final class AutomatonMatcher {
             }
             // A list's items at each end, in one array made once; any other value is one item.
             var items: [Range<Int>] = []
-            if list { items.reserveCapacity(4) }
+            // The items split into known names, made in a second array kept as long (no array
+            // per item or per end).
+            var split: [Range<Int>] = []
+            if list {
+                items.reserveCapacity(4)
+                split.reserveCapacity(4)
+            }
             for end in first...last {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }
                 // Nor does such a value run across a sentence, or across a comma unless it is a
@@ -1316,7 +1322,9 @@ final class AutomatonMatcher {
                 guard splitList(range, into: &items) else { continue }
                 // Only an item of several words may split into known names.
                 if v >= 0, items.contains(where: { $0.count > 1 }) {
-                    items = items.flatMap { segment($0, longest, isPhrase) ?? [$0] }
+                    split.removeAll(keepingCapacity: true)
+                    for item in items where !segment(item, longest, isPhrase, into: &split) { split.append(item) }
+                    swap(&items, &split)
                 }
                 guard items.allSatisfy({ evaluate($0, &score, &known) }) else { continue }
                 for item in items { arena.items.append(item) }
@@ -1346,10 +1354,13 @@ final class AutomatonMatcher {
     private func saysValue(at unit: Int) -> Bool { unit < oracle.valueStarts.count && oracle.valueStarts[unit] }
 
     /// An unknown item that splits entirely into known names ("bobo luis" said without a
-    /// comma), longest names first; nil when it does not.
-    private func segment(_ item: Range<Int>, _ longest: Int, _ isPhrase: (Range<Int>) -> Bool) -> [Range<Int>]? {
-        guard item.count > 1, !(item.count <= longest && isPhrase(item)) else { return nil }
-        var parts: [Range<Int>] = []
+    /// comma), longest names first, its names appended to `parts`; false (and `parts` as it
+    /// was) when it does not.
+    private func segment(
+        _ item: Range<Int>, _ longest: Int, _ isPhrase: (Range<Int>) -> Bool, into parts: inout [Range<Int>]
+    ) -> Bool {
+        guard item.count > 1, !(item.count <= longest && isPhrase(item)) else { return false }
+        let before = parts.count
         var start = item.lowerBound
         while start < item.upperBound {
             var found: Int?
@@ -1358,11 +1369,16 @@ final class AutomatonMatcher {
                 found = length
                 break
             }
-            guard let length = found else { return nil }
+            guard let length = found else {
+                parts.removeSubrange(before...)
+                return false
+            }
             parts.append(start..<(start + length))
             start += length
         }
-        return parts.count > 1 ? parts : nil
+        if parts.count - before > 1 { return true }
+        parts.removeSubrange(before...)
+        return false
     }
 
     /// Splits a range into list items at commas and conjunctions, appended to `items`; false

@@ -417,6 +417,28 @@ public final class IntentParser: UtteranceParser {
         /// (length, first byte) of every name of `nearNames`, for inflected names.
         private let inflectedFirsts: Bits256
 
+        /// Whether a run of several words (their compact keys, end to end) may be a name said
+        /// with one slip, found without joining it: false when `near` finds no name for it
+        /// (no name said with one slip has its length and ends, `slipEnds`); nil when a key has
+        /// a byte outside ASCII or a line break (its characters may then not be its bytes).
+        func mayBeNear(run parts: ArraySlice<String>) -> Bool? {
+            var count = 0
+            var first: UInt8?
+            var last: UInt8?
+            for part in parts {
+                let plain = part.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                    for byte in bytes where byte >= 0x80 || byte == 0x0D || byte == 0x0A { return false }
+                    count += bytes.count
+                    if first == nil { first = bytes.first }
+                    if let end = bytes.last { last = end }
+                    return true
+                }
+                guard plain == true else { return nil }
+            }
+            guard count >= 3, let first, let last else { return nil }
+            return slipEnds.mayBeNear(length: count, ends: (first, last))
+        }
+
         /// The apps, in the context's order, with a name that `said` (of `count` characters) is
         /// with one slip (names of `shortestSlipped` characters or more), or, for a `single`
         /// word, inflected as a verb (the name and one to three more characters).
@@ -534,6 +556,8 @@ public final class IntentParser: UtteranceParser {
                     // (with one slip or inflected) by its bytes, never fewer than its characters.
                     if pass == 0, !appKeys.exactSketch.contains(Bits256.sketch(joining: compactKeys[range])) { continue }
                     if pass == 1, compactKeys[range].reduce(0, { $0 + $1.utf8.count }) < AppNameKeys.shortestNear { continue }
+                    // Several words (never inflected) that no name said with a slip can be.
+                    if pass == 1, length > 1, appKeys.mayBeNear(run: compactKeys[range]) == false { continue }
                     let joined = compactKeys[range].concatenated()
                     let joinedCount = pass == 0 ? 0 : joined.characterCount
                     // Only a name of six characters or more may be said with a slip or inflected,

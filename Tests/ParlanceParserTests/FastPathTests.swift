@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceContext
 import Testing
 
 @testable import ParlanceParser
@@ -319,6 +320,53 @@ import Testing
         }
         // Both answers came up often.
         #expect(seen.near > 500 && seen.not > 500, "\(seen)")
+    }
+
+    /// A run of words that `AppNameKeys.mayBeNear(run:)` rules out (not joined) is one `near`
+    /// finds no app for once joined; runs with a byte outside ASCII or a line break are left
+    /// to `near`.
+    @Test func aRunRuledOutUnjoinedHasNoNearApp() {
+        var generator = Generator(state: 47)
+        let keys = IntentParser.AppNameKeys(ParserContext.demo.apps)
+        let names = keys.keys.flatMap { $0 }.filter { $0.count >= IntentParser.AppNameKeys.shortestSlipped }
+        let letters = ["a", "c", "e", "k", "m", "n", "o", "h", "t", "y", "ü", "\r\n"]
+        var seen = (ruledOut: 0, near: 0, left: 0)
+        for _ in 0..<5_000 {
+            // A name cut in two or three, often with one letter changed, or words of letters.
+            var said: [Unicode.Scalar] = Array(names.randomElement(using: &generator)!.unicodeScalars)
+            let letter: Unicode.Scalar = letters.randomElement(using: &generator)!.unicodeScalars.first!
+            switch Int.random(in: 0...3, using: &generator) {
+            case 0: said.remove(at: Int.random(in: 0..<said.count, using: &generator))
+            case 1: said.insert(letter, at: Int.random(in: 0...said.count, using: &generator))
+            case 2:
+                let count = Int.random(in: 5...12, using: &generator)
+                var word = ""
+                for _ in 0..<count { word += letters.randomElement(using: &generator)! }
+                said = Array(word.unicodeScalars)
+            default: break
+            }
+            let cut = Int.random(in: 1..<max(2, said.count), using: &generator)
+            var parts = [
+                String(String.UnicodeScalarView(said[..<min(cut, said.count)])),
+                String(String.UnicodeScalarView(said[min(cut, said.count)...]))
+            ]
+            if Bool.random(using: &generator), parts[1].count > 2 {
+                let tail = parts[1]
+                let k = tail.index(tail.startIndex, offsetBy: Int.random(in: 1..<tail.count, using: &generator))
+                parts = [parts[0], String(tail[..<k]), String(tail[k...])]
+            }
+            let joined = parts.joined()
+            let found = keys.near(joined, count: joined.count, single: false)
+            switch keys.mayBeNear(run: parts[...]) {
+            case .some(false):
+                #expect(found.isEmpty, "\(parts) ruled out, near \(found)")
+                seen.ruledOut += 1
+            case .some(true): if !found.isEmpty { seen.near += 1 }
+            case .none: seen.left += 1
+            }
+        }
+        // Every answer came up.
+        #expect(seen.ruledOut > 200 && seen.near > 200 && seen.left > 200, "\(seen)")
     }
 
     @Test func statesSortAsSortedDoes() {

@@ -93,7 +93,14 @@ public struct FallbackModel: Sendable, Codable {
         self.training = training
         self.indicesInBounds = Self.inBounds(
             rows: rows.count, offsets: offsets, pairClasses: pairClasses, pairWeights: pairWeights, classes: bias.count)
+        self.rowsAscend = rows.ascendsByBytes()
     }
+
+    /// Whether the features' rows are in the order of their names (byte by byte, each name
+    /// once), as models are written: then an utterance's features sorted are its rows sorted,
+    /// and the classifier reads rows found without making a string per feature
+    /// (`FallbackFeatures.rows`).
+    let rowsAscend: Bool
 
     /// Whether every index the weights hold falls inside its table: a row's offsets (one more
     /// than the rows, rising from 0 to the number of weights) and each weight's class. Checked
@@ -179,11 +186,13 @@ public struct FallbackModel: Sendable, Codable {
     /// Class scores (logits) for a feature set: the bias, then each feature's weights added in
     /// the order of the features and of the weights (read through raw buffers: no bounds or
     /// uniqueness check per weight).
-    func scores(_ features: [String]) -> [Double] {
+    func scores(_ features: [String]) -> [Double] { scores(rows: features.compactMap { rows[$0] }) }
+
+    /// The classes' scores from the rows of the features (`rows`), summed in the rows' order.
+    func scores(rows found: [Int32]) -> [Double] {
         var scores = bias
         guard indicesInBounds else {
-            for feature in features {
-                guard let row = rows[feature] else { continue }
+            for row in found where Int(row) < rows.count {
                 for p in Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1]) { scores[Int(pairClasses[p])] += Double(pairWeights[p]) }
             }
             return scores
@@ -192,8 +201,7 @@ public struct FallbackModel: Sendable, Codable {
             offsets.withUnsafeBufferPointer { offsets in
                 pairClasses.withUnsafeBufferPointer { classes in
                     pairWeights.withUnsafeBufferPointer { weights in
-                        for feature in features {
-                            guard let row = rows[feature] else { continue }
+                        for row in found where Int(row) < offsets.count - 1 {
                             for p in Int(offsets[Int(row)])..<Int(offsets[Int(row) + 1]) {
                                 scores[Int(classes[p])] += Double(weights[p])
                             }
@@ -203,6 +211,16 @@ public struct FallbackModel: Sendable, Codable {
             }
         }
         return scores
+    }
+
+    /// The rows of an utterance's features (`FallbackFeatures.extract`), in the features'
+    /// order, those the model has no weights for left out: found from the words without a
+    /// string per feature when the rows are in the names' order (`rowsAscend`).
+    func rows(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer?) -> [Int32] {
+        guard rowsAscend else {
+            return FallbackFeatures.extract(units: units, entities: entities, mentions: mentions, stemmer: stemmer).compactMap { rows[$0] }
+        }
+        return FallbackFeatures.rows(units: units, entities: entities, mentions: mentions, stemmer: stemmer, table: rows)
     }
 
     /// Class probabilities for a feature set.
@@ -238,7 +256,9 @@ public struct FallbackModel: Sendable, Codable {
 /// entities replaced by their type and app names by "@app", their Snowball stems, their
 /// bigrams, and the character trigrams of each word (which carry misspellings and inflections).
 enum FallbackFeatures {
-    static func extract(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer? = nil) -> [String] {
+    /// The words the features are made of: each unit's key, a mention's units as "@app", an
+    /// entity's as "#" and its type.
+    static func words(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>]) -> [String] {
         var words: [String] = []
         var i = 0
         while i < units.count {
@@ -255,62 +275,103 @@ enum FallbackFeatures {
             words.append(units[i].key)
             i += 1
         }
-        // Collected by kind, each kind sorted and made unique, the kinds in the order of their
-        // prefixes ("b:" < "c:" < "s:" < "w:"): the sorted set of them, with no hashing, and
-        // each sort a quarter of the whole.
-        var wordFeatures: [String] = []
-        var stems: [String] = []
-        var trigrams: [String] = []
-        // The trigrams of ASCII words as their three bytes: sorted as numbers (the order of
-        // their strings), made strings once unique.
-        var trigramCodes: [UInt32] = []
-        var bigrams: [String] = []
-        wordFeatures.reserveCapacity(words.count)
-        stems.reserveCapacity(words.count)
-        trigramCodes.reserveCapacity(words.count * 8)
-        bigrams.reserveCapacity(words.count + 1)
-        for word in words {
-            wordFeatures.append(feature(UInt8(ascii: "w"), word))
-            guard !word.hasPrefix("#"), !word.hasPrefix("@") else { continue }
-            // The Snowball stem: one feature for "llamo", "llamar", "llamadas".
-            if let stemmer { stems.append(feature(UInt8(ascii: "s"), stemmer.stem(word))) }
-            // Character trigrams of the padded word. A word of printable ASCII has one character
-            // per byte: its trigrams are cut from the bytes. Any other word is cut by its
-            // character boundaries (no array of characters, no string per character).
-            if word.bytesAllSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                asciiTrigrams(word, into: &trigramCodes)
-                continue
+        return words
+    }
+
+    /// Each feature of the words, as its bytes, in the order made (a feature may come twice):
+    /// "w:" and each word; for words but "@app" and entities, "s:" and its Snowball stem (one
+    /// feature for "llamo", "llamar", "llamadas") and "c:" and each character trigram of the
+    /// word padded with "<" and ">"; "b:" and each bigram of words with a space between, from
+    /// "^" to "$". Written in one buffer, no string made (`extract` and `rows` read them).
+    static func forEachFeature(of words: [String], stemmer: Stemmer?, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let stems = stemmer.map { s in words.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? "" : s.stem($0) } } ?? []
+        // Room for the longest feature: a kind, a colon and two words with a space; the
+        // padded word (for its trigrams) goes after the eight bytes a trigram feature needs.
+        let longest = max(words.map(\.utf8.count).max() ?? 0, stems.map(\.utf8.count).max() ?? 0, 16)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * longest + 8) { buffer in
+            var count = 0
+            func emit() { body(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) }
+            func start(_ kind: UInt8) {
+                buffer[0] = kind
+                buffer[1] = UInt8(ascii: ":")
+                count = 2
             }
-            let padded = "<" + word + ">"
-            let bounds = padded.characterBounds
-            if bounds.count >= 4 {
-                for k in 0...(bounds.count - 4) { trigrams.append("c:" + padded[bounds[k]..<bounds[k + 3]]) }
+            func add(_ text: String) { count = write(text, into: buffer, at: count) }
+            for (n, word) in words.enumerated() {
+                start(UInt8(ascii: "w"))
+                add(word)
+                emit()
+                guard !word.hasPrefix("#"), !word.hasPrefix("@") else { continue }
+                if !stems.isEmpty {
+                    start(UInt8(ascii: "s"))
+                    add(stems[n])
+                    emit()
+                }
+                // A word of printable ASCII has one character per byte: its trigrams are cut
+                // from the bytes. Any other word is cut by its character boundaries.
+                if word.bytesAllSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                    let padded = buffer.baseAddress! + 8
+                    padded[0] = UInt8(ascii: "<")
+                    let end = write(word, into: buffer, at: 9) - 8
+                    padded[end] = UInt8(ascii: ">")
+                    for k in 0...(end - 2) {
+                        start(UInt8(ascii: "c"))
+                        buffer[2] = padded[k]
+                        buffer[3] = padded[k + 1]
+                        buffer[4] = padded[k + 2]
+                        count = 5
+                        emit()
+                    }
+                    continue
+                }
+                let padded = "<" + word + ">"
+                let bounds = padded.characterBounds
+                if bounds.count >= 4 {
+                    for k in 0...(bounds.count - 4) {
+                        start(UInt8(ascii: "c"))
+                        add(String(padded[bounds[k]..<bounds[k + 3]]))
+                        emit()
+                    }
+                }
+            }
+            for k in 0...words.count {
+                start(UInt8(ascii: "b"))
+                add(k == 0 ? "^" : words[k - 1])
+                buffer[count] = UInt8(ascii: " ")
+                count += 1
+                add(k == words.count ? "$" : words[k])
+                emit()
             }
         }
-        for k in 0...words.count {
-            bigrams.append(bigram(k == 0 ? "^" : words[k - 1], k == words.count ? "$" : words[k]))
+    }
+
+    /// The rows in `table` of the features `extract` makes, sorted and each once, those the
+    /// table has not left out, no string made: in the order of `extract`'s features when the
+    /// table's rows are in the order of their names (`FeatureTable.ascendsByBytes`).
+    static func rows(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer?, table: FeatureTable) -> [Int32] {
+        let words = words(units: units, entities: entities, mentions: mentions)
+        var found: [Int32] = []
+        found.reserveCapacity(words.count * 12)
+        forEachFeature(of: words, stemmer: stemmer) { bytes in
+            if let row = table.row(bytes: bytes) { found.append(row) }
         }
+        found.sort()
+        var unique: [Int32] = []
+        unique.reserveCapacity(found.count)
+        for row in found where unique.last != row { unique.append(row) }
+        return unique
+    }
+
+    /// The classifier's features of an utterance (`forEachFeature`), sorted, each once.
+    static func extract(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer? = nil) -> [String] {
+        let words = words(units: units, entities: entities, mentions: mentions)
+        var features: [String] = []
+        features.reserveCapacity(words.count * 12)
+        forEachFeature(of: words, stemmer: stemmer) { features.append(String(decoding: $0, as: UTF8.self)) }
+        features.sort()
         var unique: [String] = []
-        unique.reserveCapacity(wordFeatures.count + stems.count + trigrams.count + bigrams.count)
-        func add(_ kind: inout [String]) {
-            kind.sort()
-            let first = unique.count
-            for feature in kind where unique.count == first || unique.last != feature { unique.append(feature) }
-        }
-        add(&bigrams)
-        if trigrams.isEmpty {
-            trigramCodes.sort()
-            var last: UInt32?
-            for code in trigramCodes where code != last {
-                unique.append(trigram(code))
-                last = code
-            }
-        } else {
-            trigrams += trigramCodes.map(trigram)
-            add(&trigrams)
-        }
-        add(&stems)
-        add(&wordFeatures)
+        unique.reserveCapacity(features.count)
+        for feature in features where unique.last != feature { unique.append(feature) }
         return unique
     }
 
@@ -327,52 +388,6 @@ enum FallbackFeatures {
             i += 1
         }
         return i
-    }
-
-    /// `kind`, a colon and `word`: "w:call", written in one go.
-    private static func feature(_ kind: UInt8, _ word: String) -> String {
-        String(unsafeUninitializedCapacity: word.utf8.count + 2) { buffer in
-            buffer[0] = kind
-            buffer[1] = UInt8(ascii: ":")
-            return write(word, into: buffer, at: 2)
-        }
-    }
-
-    /// "b:", two words and a space between them: "b:call mom", written in one go.
-    private static func bigram(_ first: String, _ second: String) -> String {
-        String(unsafeUninitializedCapacity: first.utf8.count + second.utf8.count + 3) { buffer in
-            buffer[0] = UInt8(ascii: "b")
-            buffer[1] = UInt8(ascii: ":")
-            let end = write(first, into: buffer, at: 2)
-            buffer[end] = UInt8(ascii: " ")
-            return write(second, into: buffer, at: end + 1)
-        }
-    }
-
-    /// The feature of a trigram of ASCII bytes: "c:" and its three bytes.
-    private static func trigram(_ code: UInt32) -> String {
-        String(unsafeUninitializedCapacity: 5) { buffer in
-            buffer[0] = UInt8(ascii: "c")
-            buffer[1] = UInt8(ascii: ":")
-            buffer[2] = UInt8(truncatingIfNeeded: code >> 16)
-            buffer[3] = UInt8(truncatingIfNeeded: code >> 8)
-            buffer[4] = UInt8(truncatingIfNeeded: code)
-            return 5
-        }
-    }
-
-    /// The trigrams of "<word>" for a word of printable ASCII (one character per byte), each
-    /// as its three bytes (`trigram(_:)` makes the same string as cutting by character
-    /// boundaries would); the numbers sort as those strings do.
-    private static func asciiTrigrams(_ word: String, into trigrams: inout [UInt32]) {
-        let count = word.utf8.count + 2
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { padded in
-            padded[0] = UInt8(ascii: "<")
-            padded[write(word, into: padded, at: 1)] = UInt8(ascii: ">")
-            for k in 0...(count - 3) {
-                trigrams.append(UInt32(padded[k]) << 16 | UInt32(padded[k + 1]) << 8 | UInt32(padded[k + 2]))
-            }
-        }
     }
 }
 

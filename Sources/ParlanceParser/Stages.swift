@@ -417,14 +417,14 @@ struct DecisionStage: ParseStage {
         guard let frame = decided.intent, decided.explanation.decidedBy == "template", frame.domain != "custom",
             let model = try u.language.model()
         else { return decided }
-        let features = parser.classifierFeatures(
-            units: u.units, entities: u.entities, mentionRanges: u.featureMentions(parser), grammar: u.grammar)
+        let features = parser.classifierRows(
+            model, units: u.units, entities: u.entities, mentionRanges: u.featureMentions(parser), grammar: u.grammar)
         // The unrestricted distribution of the whole utterance, worked out once for whichever
         // of the checks below asks for it.
         var whole: [(label: String, p: Double)]?
         func wholeDistribution() -> [(label: String, p: Double)] {
             if let whole { return whole }
-            let made = IntentParser.distribution(model, features: features, allowed: nil)
+            let made = IntentParser.distribution(model, rows: features, allowed: nil)
             whole = made
             return made
         }
@@ -446,9 +446,9 @@ struct DecisionStage: ParseStage {
                     ? wholeDistribution()
                     : IntentParser.distribution(
                         model,
-                        features: parser.classifierFeatures(
-                            units: u.units.indices.filter { !left.contains($0) }.map { u.units[$0] }, entities: u.entities, mentions: [],
-                            grammar: u.grammar, vocabularies: u.vocabularies),
+                        rows: parser.classifierRows(
+                            model, units: u.units.indices.filter { !left.contains($0) }.map { u.units[$0] }, entities: u.entities,
+                            mentions: [], grammar: u.grammar, vocabularies: u.vocabularies),
                         allowed: nil)
                 return (ranked.first { $0.label == FallbackModel.none }?.p ?? 0, ranked.first?.label)
             }
@@ -495,7 +495,7 @@ struct DecisionStage: ParseStage {
         // them, need only be clearly surer of another intent, of any domain.
         let afterPreamble = !state.candidates.contains { $0.name == frame.name && !$0.afterPreamble }
         let ranked =
-            u.mentions.first.map { m in IntentParser.distribution(model, features: features, allowed: { m.app.handles($0) }) }
+            u.mentions.first.map { m in IntentParser.distribution(model, rows: features, allowed: { m.app.handles($0) }) }
             ?? wholeDistribution()
         guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name else { return decided }
         let framed = ranked.first { $0.label == frame.name }?.p ?? 0
@@ -520,8 +520,8 @@ struct DecisionStage: ParseStage {
             if kept.filter({ !named.contains($0) }).count >= 2 {
                 let without = IntentParser.distribution(
                     model,
-                    features: parser.classifierFeatures(
-                        units: kept.map { u.units[$0] }, entities: u.entities, mentions: u.mentions, grammar: u.grammar,
+                    rows: parser.classifierRows(
+                        model, units: kept.map { u.units[$0] }, entities: u.entities, mentions: u.mentions, grammar: u.grammar,
                         vocabularies: u.vocabularies),
                     allowed: u.mentions.first.map { m in { m.app.handles($0) } })
                 guard without.first?.label == top.label else { return decided }

@@ -35,6 +35,24 @@ extension IntentParser {
         FallbackFeatures.extract(units: units, entities: entities, mentions: mentionRanges, stemmer: Stemmer.shared(grammar.language))
     }
 
+    /// The rows of the classifier's features in `model` (`FallbackModel.rows`), with the
+    /// ranges read as "@app" already known.
+    func classifierRows(
+        _ model: FrameModel, units: [MatchUnit], entities: [Entity], mentionRanges: [Range<Int>], grammar: LanguageGrammar
+    ) -> [Int32] {
+        model.classifier.rows(units: units, entities: entities, mentions: mentionRanges, stemmer: Stemmer.shared(grammar.language))
+    }
+
+    /// `classifierRows` with the ranges read as "@app" worked out from the mentions (`featureMentions`).
+    func classifierRows(
+        _ model: FrameModel, units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar,
+        vocabularies: [String: PhraseSet]
+    ) -> [Int32] {
+        classifierRows(
+            model, units: units, entities: entities,
+            mentionRanges: featureMentions(units, mentions: mentions, grammar: grammar, vocabularies: vocabularies), grammar: grammar)
+    }
+
     func trainedInput(
         units: [MatchUnit], entities: [Entity], mentions: [Mention], grammar: LanguageGrammar, vocabularies: [String: PhraseSet]
     ) -> TrainedInput {
@@ -90,9 +108,15 @@ extension IntentParser {
     /// corpora of everything people ask an assistant), while a request that names an app of the
     /// context is nearly always for it, so its intents get `namedAppPrior` more log-odds.
     static func distribution(_ model: FrameModel, features: [String], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
+        distribution(model, rows: features.compactMap { model.classifier.rows[$0] }, allowed: allowed)
+    }
+
+    /// `distribution(_:features:allowed:)` from the rows of the features, in their order
+    /// (`FallbackModel.rows(units:entities:mentions:stemmer:)`).
+    static func distribution(_ model: FrameModel, rows: [Int32], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
         let c = model.classifier
         let classes = c.classes
-        let scores = c.scores(features)
+        let scores = c.scores(rows: rows)
         let t = max(model.temperature, 0.05)
         // The classes kept, by index, and their logits: the ranking then sorts indices (no
         // string moved or compared but for a tie).

@@ -445,6 +445,43 @@ import Testing
         }
     }
 
+    /// The rows found without strings (`FallbackFeatures.rows`) are the rows of the features
+    /// `extract` makes, in their order, when the table's rows ascend by their names' bytes;
+    /// `ascendsByBytes` tells such tables apart.
+    @Test func featureRowsAreTheRowsOfTheFeatures() {
+        var generator = Generator(state: 52)
+        let letters = ["a", "b", "n", "o", "ü", "é", "e\u{301}", "ß", "1", "'", "q"]
+        let stemmer = Stemmer.shared("de")
+        var looked = 0
+        for _ in 0..<300 {
+            let words = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                TextNormalizer.key(
+                    (0..<Int.random(in: 1...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined())
+            }
+            var offset = 0
+            let units = words.map { word -> MatchUnit in
+                let length = word.unicodeScalars.count
+                defer { offset += length + 1 }
+                let token = Token(text: word, normalized: word, key: word, kind: .word, span: Span(offset, offset + length))
+                return MatchUnit(key: word, token: token, commaBefore: false)
+            }
+            let features = FallbackFeatures.extract(units: units, entities: [], mentions: [], stemmer: stemmer)
+            // A table of about half of these features and some others, in the names' order.
+            let names = Set(features.filter { _ in Bool.random(using: &generator) } + ["w:x", "c:<ab", "b:^ $"]).sorted()
+            let table = FeatureTable(names)
+            #expect(table.ascendsByBytes())
+            let rows = FallbackFeatures.rows(units: units, entities: [], mentions: [], stemmer: stemmer, table: table)
+            #expect(rows == features.compactMap { table[$0] }, "\(words)")
+            looked += rows.count
+            // Out of order, or a name twice: not ascending.
+            if names.count > 1 {
+                #expect(!FeatureTable(names.reversed()).ascendsByBytes())
+                #expect(!FeatureTable(names + [names[0]]).ascendsByBytes())
+            }
+        }
+        #expect(looked > 1_000)
+    }
+
     @Test func aFeatureTableFromBytesHasTheRowsOfOneFromNames() {
         let names = ["w:call", "c:<ca", "", "w:über", "b:^ call", "w:call", "s:ruf", "c:ße>"]
         let fromNames = FeatureTable(names)

@@ -74,6 +74,32 @@ package struct FeatureTable: Sendable {
         return feature.withUTF8 { row(named: UnsafeRawBufferPointer($0)) }
     }
 
+    /// The row of a name given as its UTF-8 bytes; nil when no row has it.
+    package func row(bytes: UnsafeRawBufferPointer) -> Int32? { row(named: bytes) }
+
+    /// Whether each row's name comes after the one before it, byte by byte (no name twice).
+    package func ascendsByBytes() -> Bool {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                var start = 0
+                var previous = 0..<0
+                for (row, end) in ends.enumerated() {
+                    let current = start..<Int(end)
+                    if row > 0 {
+                        let common = min(previous.count, current.count)
+                        let order =
+                            common == 0
+                            ? 0 : memcmp(bytes.baseAddress! + previous.lowerBound, bytes.baseAddress! + current.lowerBound, common)
+                        if order > 0 || (order == 0 && previous.count >= current.count) { return false }
+                    }
+                    previous = current
+                    start = Int(end)
+                }
+                return true
+            }
+        }
+    }
+
     /// The row of the name `bytes`, nil when none has it.
     private func row(named bytes: ArraySlice<UInt8>) -> Int32? {
         bytes.withUnsafeBytes { row(named: $0) }

@@ -50,6 +50,12 @@ struct DateLexicon: Sendable {
         var weekdays = PhraseIndex<Int>()
         var weekdayAdverbs = PhraseIndex<Int>()
         var conjunctions = PhraseIndex<Bool>()
+
+        /// Whether a repetition may start with `key`: an adverb, a weekday adverb or an
+        /// "every" word may (`PhraseIndex.mayStart`).
+        func mayStart(with key: String) -> Bool {
+            adverbs.mayStart(with: key) || weekdayAdverbs.mayStart(with: key) || every.mayStart(with: key)
+        }
     }
 
     struct TimeWords: Sendable {

@@ -227,7 +227,8 @@ private struct Recognition {
     /// soir") or weekdays ("every Monday and Thursday", "tous les lundis"); then a time of day
     /// ("at 9"), unless `time` was said before it.
     private func recurrence(at i: Int, time said: (hour: Int, minute: Int)?) -> (Int, Recurrence)? {
-        guard let words = recurrenceWords, i < stream.count else { return nil }
+        // Ruled out before the words are taken (most units start none).
+        guard i < stream.count, recurrenceWords?.mayStart(with: stream.keys[i]) == true, let words = recurrenceWords else { return nil }
         let keys = stream.keys
         var j = i
         var frequency: Recurrence.Frequency

@@ -58,6 +58,10 @@ struct PhraseIndex<Value: Sendable>: Sendable {
         return node.value
     }
 
+    /// Whether a phrase may start with `key` (a number slot may start any): false rules out
+    /// every `longestMatch` from a unit with that key, found from its sketch alone.
+    func mayStart(with key: String) -> Bool { root.slot != nil || firstWords.contains(Bits256.sketch(key)) }
+
     /// The longest phrase starting at `start` in `units`. `numberAt(i)` tells whether a
     /// number starts at unit i and how many units it covers (for number slots).
     /// Returns the value, the end (exclusive) and the numbers that filled slots.
@@ -65,10 +69,8 @@ struct PhraseIndex<Value: Sendable>: Sendable {
         in units: [String], from start: Int, numberAt: (Int) -> (length: Int, value: Double)? = { _ in nil }
     ) -> (value: Value, end: Int, slots: [Double])? {
         guard start < units.count else { return nil }
-        if root.slot == nil {
-            // No phrase opens with a number: most units are ruled out by the sketch, unhashed.
-            guard firstWords.contains(Bits256.sketch(units[start])) else { return nil }
-        }
+        // No phrase opens with a number: most units are ruled out by the sketch, unhashed.
+        guard mayStart(with: units[start]) else { return nil }
         var best: (Value, Int, [Double])?
         func walk(_ node: Node, _ i: Int, _ slots: [Double]) {
             if let value = node.value, best == nil || i > best!.1 { best = (value, i, slots) }

@@ -303,6 +303,12 @@ private struct Recognition {
     /// "noon". Alone, a number is not a time: it needs a connector, minutes, a suffix such
     /// as "o'clock" or "Uhr", or "am"/"pm".
     private func timeOfDay(at i: Int, evening: Bool) -> (end: Int, hour: Int, minute: Int, strong: Bool)? {
+        // Ruled out before the time words are taken: no number, no connector and no named hour
+        // starts here (by their sketches).
+        guard i < stream.count,
+            numberAt[i] != nil || pack.dates.times.connectors.mayStart(with: normalizedUnits[i])
+                || pack.dates.times.namedHours.mayStart(with: stream.keys[i])
+        else { return nil }
         let times = pack.dates.times
         var j = i
         var evidence = false

@@ -406,8 +406,8 @@ private struct Recognition {
     }
 
     private func numericDate(at i: Int) -> (Int, EntityValue)? {
+        guard stream.kind(i) == .number else { return nil }
         let token = stream.token(i)
-        guard token.kind == .number else { return nil }
         var parts: [Substring] = []
         var end = i + 1
         for separator in [".", "/", "-"] where token.text.contains(separator) {

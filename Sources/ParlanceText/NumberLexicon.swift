@@ -168,10 +168,11 @@ struct NumberLexicon: Sendable {
     }
 
     private func digits(at i: Int, in stream: TokenStream, decimal: NumberFormat) -> NumberMatch? {
+        guard stream.kind(i) == .number else { return nil }
         let token = stream.token(i)
         // No amount anyone says is longer than a word may be; longer runs of digits (a pasted
         // identifier, a fuzzed line) are left as they are rather than handed to ICU whole.
-        guard token.kind == .number, token.text.utf8.count <= WordLength.longest else { return nil }
+        guard token.text.utf8.count <= WordLength.longest else { return nil }
         var end = i + 1
         var text = token.text
         // "1 234 567,89" where the locale groups with a space: ICU splits at the spaces.

@@ -31,6 +31,9 @@ struct TokenStream {
 
     func token(_ unit: Int) -> Token { tokens[indices[unit]] }
 
+    /// The kind of a unit's token, read without copying the token.
+    func kind(_ unit: Int) -> TokenKind { tokens[indices[unit]].kind }
+
     /// The span from the start of unit `start` to the end of unit `end - 1`.
     func span(_ start: Int, _ end: Int) -> Span { Span(token(start).span.start, token(end - 1).span.end) }
 

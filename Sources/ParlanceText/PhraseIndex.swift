@@ -69,8 +69,9 @@ struct PhraseIndex<Value: Sendable>: Sendable {
         in units: [String], from start: Int, numberAt: (Int) -> (length: Int, value: Double)? = { _ in nil }
     ) -> (value: Value, end: Int, slots: [Double])? {
         guard start < units.count else { return nil }
-        // No phrase opens with a number: most units are ruled out by the sketch, unhashed.
-        guard mayStart(with: units[start]) else { return nil }
+        // A phrase opens with one of the first words (most units are ruled out by their
+        // sketch, unhashed) or, if some phrase opens with a number, with a number.
+        guard firstWords.contains(Bits256.sketch(units[start])) || (root.slot != nil && numberAt(start) != nil) else { return nil }
         var best: (Value, Int, [Double])?
         func walk(_ node: Node, _ i: Int, _ slots: [Double]) {
             if let value = node.value, best == nil || i > best!.1 { best = (value, i, slots) }

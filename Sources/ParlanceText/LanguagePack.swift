@@ -55,6 +55,9 @@ private struct Recognition {
     let regionCurrency: String?
     var numbers: [NumberMatch] = []
     var numberAt: [Int: NumberMatch] = [:]
+    /// Where the last number written in digits starts (-1: none): an amount with its symbol
+    /// first ("$20") needs one after the symbol.
+    var lastDigits = -1
     var candidates: [Candidate] = []
     let normalizedUnits: [String]
     /// The language's repetition words, taken from the pack once per utterance (not per unit).
@@ -72,7 +75,10 @@ private struct Recognition {
     mutating func run() -> [Entity] {
         guard stream.count > 0 else { return [] }
         numbers = pack.numbers.find(in: stream, decimal: pack.decimal)
-        for number in numbers { numberAt[number.start] = number }
+        for number in numbers {
+            numberAt[number.start] = number
+            if number.isDigits { lastDigits = max(lastDigits, number.start) }
+        }
         for number in numbers {
             if !number.isWeak {
                 candidates.append(Candidate(start: number.start, end: number.end, value: .number(number.value), priority: 1))
@@ -136,7 +142,7 @@ private struct Recognition {
 
     /// "$20", "€ 5,50", "USD 100".
     private mutating func amountBefore(_ i: Int) {
-        guard let match = pack.currencies.index.longestMatch(in: stream.keys, from: i), match.value.isSymbol,
+        guard i < lastDigits, let match = pack.currencies.index.longestMatch(in: stream.keys, from: i), match.value.isSymbol,
             let number = numberAt[match.end], number.isDigits,
             // An ISO code is written in capitals: "BOB 10" is bolivianos, "Bob 10" is Bob.
             !(match.end == i + 1 && stream.keys[i].count == 3 && stream.keys[i].allSatisfy(\.isLetter)

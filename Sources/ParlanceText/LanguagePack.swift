@@ -41,6 +41,19 @@ public final class LanguagePack: Sendable {
 }
 
 /// One pass of the value recognizers over one utterance.
+/// The numbers of an utterance by the unit each starts at: nil where none starts, and for
+/// any unit outside the utterance (read by index, not hashed).
+struct NumbersByStart {
+    private var items: [NumberMatch?]
+
+    init(count: Int) { items = Array(repeating: nil, count: count) }
+
+    subscript(unit: Int) -> NumberMatch? {
+        get { unit >= 0 && unit < items.count ? items[unit] : nil }
+        set { items[unit] = newValue }
+    }
+}
+
 private struct Recognition {
     struct Candidate {
         var start: Int
@@ -54,7 +67,7 @@ private struct Recognition {
     let reference: ReferenceTime
     let regionCurrency: String?
     var numbers: [NumberMatch] = []
-    var numberAt: [Int: NumberMatch] = [:]
+    var numberAt = NumbersByStart(count: 0)
     /// Where the last number written in digits starts (-1: none): an amount with its symbol
     /// first ("$20") needs one after the symbol.
     var lastDigits = -1
@@ -75,6 +88,7 @@ private struct Recognition {
     mutating func run() -> [Entity] {
         guard stream.count > 0 else { return [] }
         numbers = pack.numbers.find(in: stream, decimal: pack.decimal)
+        numberAt = NumbersByStart(count: stream.count)
         for number in numbers {
             numberAt[number.start] = number
             if number.isDigits { lastDigits = max(lastDigits, number.start) }

@@ -85,6 +85,7 @@ struct NumberLexicon: Sendable {
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
         self.pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
+        self.pieceStarts = NumberLexicon.pieceStarts(table: table, multipliers: multipliers, connectors: connectors)
     }
 
     /// The last two bytes of every piece a compound may end with (`pieceEnd(_:)`): a word
@@ -95,6 +96,23 @@ struct NumberLexicon: Sendable {
         var bits = Bits256()
         for piece in Array(table.keys) + Array(multipliers.keys) + Array(connectors) { bits.insert(pieceEnd(piece)) }
         return bits
+    }
+
+    /// The first two bytes of every piece (`pieceStart(_:)`): a compound's first piece has two
+    /// characters or more, so a word that starts with none is no compound, found without
+    /// cutting it.
+    private let pieceStarts: Bits256
+
+    private static func pieceStarts(table: [String: Int64], multipliers: [String: Int64], connectors: Set<String>) -> Bits256 {
+        var bits = Bits256()
+        for piece in Array(table.keys) + Array(multipliers.keys) + Array(connectors) { bits.insert(pieceStart(piece)) }
+        return bits
+    }
+
+    /// A word's bit in `pieceStarts`: its first two bytes.
+    private static func pieceStart(_ word: String) -> Int {
+        let utf8 = word.utf8
+        return Bits256.sketch(count: 0, first: utf8.first, last: utf8.dropFirst().first)
     }
 
     /// A word's bit in `pieceEnds`: its last two bytes.
@@ -258,7 +276,7 @@ struct NumberLexicon: Sendable {
     /// do not make a number.
     func composeWord(_ key: String) -> Int64? {
         // The last piece ends the word, with its last two bytes.
-        guard pieceEnds.contains(Self.pieceEnd(key)) else { return nil }
+        guard pieceEnds.contains(Self.pieceEnd(key)), pieceStarts.contains(Self.pieceStart(key)) else { return nil }
         // A piece is a substring of the key, cut at its characters' bounds.
         let bounds = key.characterBounds
         let count = bounds.count - 1
@@ -386,6 +404,7 @@ extension NumberLexicon: ImageCodable {
         multipliers = try image.read()
         groupsWithSpace = try image.read()
         pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
+        pieceStarts = NumberLexicon.pieceStarts(table: table, multipliers: multipliers, connectors: connectors)
     }
 
     /// The lexicon of `language`, read from its compiled image when one matches

@@ -655,7 +655,8 @@ struct OutsideWords: Sendable {
     func match(_ keys: [String], at start: Int) -> Int? {
         if let length = phrases.longestMatch(keys, at: start) { return length }
         let key = keys[start]
-        return endings.contains { key.count > $0.count && key.hasSuffix($0) } ? 1 : nil
+        let count = key.characterCount
+        return endings.contains { count > $0.characterCount && key.hasSuffix($0) } ? 1 : nil
     }
 }
 

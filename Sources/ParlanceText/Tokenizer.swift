@@ -83,10 +83,13 @@ public final class Tokenizer: Sendable {
     }
 
     private func splitWord(_ word: String, span: Span, into tokens: inout [Token]) {
-        let scalars = Array(word.unicodeScalars)
+        // (The word's scalars are made only for a word that may be cut. An ASCII digit is the
+        // only ASCII scalar with a numeric type.)
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
         // A number glued to letters: "20km", "5th", "1er".
-        if let first = scalars.first, first.properties.numericType != nil, first.isASCII {
-            let digits = scalars.prefix { $0.isASCII && $0.properties.numericType != nil }.count
+        if let first = word.unicodeScalars.first, isDigit(first) {
+            let scalars = Array(word.unicodeScalars)
+            let digits = scalars.prefix(while: isDigit).count
             if digits < scalars.count, scalars[digits].properties.isAlphabetic {
                 tokens.append(
                     makeToken(
@@ -99,6 +102,7 @@ public final class Tokenizer: Sendable {
         let keyCount = key.characterCount  // once: counting a long word's characters is its length
         // Elision: "d'hier", "l’album", "qu'il".
         for (n, elision) in elisions.enumerated() where keyCount > elisionLengths[n] && key.hasPrefix(elision.key) {
+            let scalars = Array(word.unicodeScalars)
             let length = elision.key.unicodeScalars.count
             guard length < scalars.count else { break }
             tokens.append(
@@ -109,6 +113,7 @@ public final class Tokenizer: Sendable {
             return
         }
         for (n, suffix) in suffixes.enumerated() where keyCount > suffixLengths[n] + 1 && key.hasSuffix(suffix) {
+            let scalars = Array(word.unicodeScalars)
             let length = suffix.unicodeScalars.count
             guard length < scalars.count else { break }
             splitWord(
@@ -120,7 +125,7 @@ public final class Tokenizer: Sendable {
                     kind: .word))
             return
         }
-        if let clitics, let split = clitics.split(scalars) {
+        if let clitics, case let scalars = Array(word.unicodeScalars), let split = clitics.split(scalars) {
             var start = span.start
             tokens.append(
                 makeToken(

@@ -176,6 +176,12 @@ public final class Tokenizer: Sendable {
     static func classify(_ piece: String) -> TokenKind? {
         var visible: Unicode.Scalar?
         for scalar in piece.unicodeScalars {
+            // An ASCII scalar by the table of what the code below says of each.
+            if scalar.isASCII {
+                let kind = asciiKinds[Int(scalar.value)]
+                if kind == nil { continue }
+                return kind
+            }
             let properties = scalar.properties
             if properties.isWhitespace || properties.generalCategory == .format || properties.generalCategory == .control {
                 continue
@@ -184,6 +190,20 @@ public final class Tokenizer: Sendable {
             break
         }
         guard let scalar = visible else { return nil }
+        return kind(of: scalar)
+    }
+
+    /// What `classify` says of each ASCII scalar alone (nil: skipped as white space or
+    /// invisible), worked out once from Unicode's properties.
+    private static let asciiKinds: [TokenKind?] = (0..<128).map { value in
+        let scalar = Unicode.Scalar(UInt8(value))
+        let properties = scalar.properties
+        if properties.isWhitespace || properties.generalCategory == .format || properties.generalCategory == .control { return nil }
+        return kind(of: scalar)
+    }
+
+    /// Punctuation or symbol, by a visible scalar's general category.
+    private static func kind(of scalar: Unicode.Scalar) -> TokenKind {
         switch scalar.properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
             .initialPunctuation, .finalPunctuation, .otherPunctuation:

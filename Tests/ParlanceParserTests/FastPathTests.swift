@@ -369,6 +369,34 @@ import Testing
         #expect(seen.ruledOut > 200 && seen.near > 200 && seen.left > 200, "\(seen)")
     }
 
+    /// Pieces ICU leaves unclassified are classified as Unicode's properties say, ASCII ones
+    /// by a table: the same answer for every piece of generated ASCII and other scalars.
+    @Test func unclassifiedPiecesAreClassifiedByTheirProperties() {
+        func plain(_ piece: String) -> TokenKind? {
+            for scalar in piece.unicodeScalars {
+                let properties = scalar.properties
+                if properties.isWhitespace || properties.generalCategory == .format || properties.generalCategory == .control { continue }
+                switch properties.generalCategory {
+                case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation,
+                    .otherPunctuation:
+                    return .punctuation
+                default: return .symbol
+                }
+            }
+            return nil
+        }
+        var generator = Generator(state: 61)
+        let others: [Unicode.Scalar] = ["\u{00A0}", "\u{200B}", "\u{2014}", "€", "«", "\u{3000}", "\u{0085}", "¿"]
+        let scalars = (0..<128).map { Unicode.Scalar(UInt8($0)) } + others
+        for scalar in scalars { #expect(Tokenizer.classify(String(scalar)) == plain(String(scalar)), "\(scalar.value)") }
+        for _ in 0..<2_000 {
+            let piece = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 1...4, using: &generator)).map { _ in scalars.randomElement(using: &generator)! }))
+            #expect(Tokenizer.classify(piece) == plain(piece), "\(piece.unicodeScalars.map(\.value))")
+        }
+    }
+
     @Test func statesSortAsSortedDoes() {
         var generator = Generator(state: 21)
         for round in 0..<3_000 {

@@ -453,22 +453,28 @@ import Testing
         return features.sorted()
     }
 
+    /// Up to six generated words, as keys the text layer makes (normalized: "e\u{301}" is "é"),
+    /// and their units.
+    static func featureWords(_ generator: inout Generator) -> (words: [String], units: [MatchUnit]) {
+        let letters = ["a", "b", "n", "o", "ü", "é", "e\u{301}", "ß", "1", "'", "q"]
+        let words = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+            TextNormalizer.key(
+                (0..<Int.random(in: 1...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined())
+        }
+        var offset = 0
+        let units = words.map { word -> MatchUnit in
+            let length = word.unicodeScalars.count
+            defer { offset += length + 1 }
+            let token = Token(text: word, normalized: word, key: word, kind: .word, span: Span(offset, offset + length))
+            return MatchUnit(key: word, token: token, commaBefore: false)
+        }
+        return (words, units)
+    }
+
     @Test func classifierFeaturesAreTheirPlainDefinition() {
         var generator = Generator(state: 18)
-        let letters = ["a", "b", "n", "o", "ü", "é", "e\u{301}", "ß", "1", "'", "q"]
         for _ in 0..<1_000 {
-            // Keys as the text layer makes them (normalized: "e\u{301}" is "é").
-            let words = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
-                TextNormalizer.key(
-                    (0..<Int.random(in: 1...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined())
-            }
-            var offset = 0
-            let units = words.map { word -> MatchUnit in
-                let length = word.unicodeScalars.count
-                defer { offset += length + 1 }
-                let token = Token(text: word, normalized: word, key: word, kind: .word, span: Span(offset, offset + length))
-                return MatchUnit(key: word, token: token, commaBefore: false)
-            }
+            let (words, units) = Self.featureWords(&generator)
             #expect(FallbackFeatures.extract(units: units, entities: [], mentions: []) == Self.plainFeatures(words), "\(words)")
         }
     }
@@ -478,21 +484,10 @@ import Testing
     /// `ascendsByBytes` tells such tables apart.
     @Test func featureRowsAreTheRowsOfTheFeatures() {
         var generator = Generator(state: 52)
-        let letters = ["a", "b", "n", "o", "ü", "é", "e\u{301}", "ß", "1", "'", "q"]
         let stemmer = Stemmer.shared("de")
         var looked = 0
         for _ in 0..<300 {
-            let words = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
-                TextNormalizer.key(
-                    (0..<Int.random(in: 1...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined())
-            }
-            var offset = 0
-            let units = words.map { word -> MatchUnit in
-                let length = word.unicodeScalars.count
-                defer { offset += length + 1 }
-                let token = Token(text: word, normalized: word, key: word, kind: .word, span: Span(offset, offset + length))
-                return MatchUnit(key: word, token: token, commaBefore: false)
-            }
+            let (words, units) = Self.featureWords(&generator)
             let features = FallbackFeatures.extract(units: units, entities: [], mentions: [], stemmer: stemmer)
             // A table of about half of these features and some others, in the names' order.
             let names = Set(features.filter { _ in Bool.random(using: &generator) } + ["w:x", "c:<ab", "b:^ $"]).sorted()

@@ -669,6 +669,10 @@ extension Array {
     /// of a hundred instructions or more), made only when there is something to remove: the
     /// matcher empties a dozen lists per run, most of them empty already.
     @inline(__always) mutating func empty() { if !isEmpty { removeAll(keepingCapacity: true) } }
+
+    /// Drops the elements from `count` on, keeping the capacity: one at a time, for the few a
+    /// short list holds (cheaper than `removeSubrange` and `removeAll`, generic calls).
+    @inline(__always) mutating func truncate(to count: Int) { while self.count > count { removeLast() } }
 }
 
 extension Array where Element == Int {
@@ -1318,11 +1322,11 @@ final class AutomatonMatcher {
                     if evaluate(range, &score, &known) { match(end, score, captured(range, .words), known) }
                     continue
                 }
-                items.removeAll(keepingCapacity: true)
+                items.truncate(to: 0)
                 guard splitList(range, into: &items) else { continue }
                 // Only an item of several words may split into known names.
                 if v >= 0, items.contains(where: { $0.count > 1 }) {
-                    split.removeAll(keepingCapacity: true)
+                    split.truncate(to: 0)
                     for item in items where !segment(item, longest, isPhrase, into: &split) { split.append(item) }
                     swap(&items, &split)
                 }
@@ -1370,14 +1374,14 @@ final class AutomatonMatcher {
                 break
             }
             guard let length = found else {
-                parts.removeSubrange(before...)
+                parts.truncate(to: before)
                 return false
             }
             parts.append(start..<(start + length))
             start += length
         }
         if parts.count - before > 1 { return true }
-        parts.removeSubrange(before...)
+        parts.truncate(to: before)
         return false
     }
 

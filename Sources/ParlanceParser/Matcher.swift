@@ -610,6 +610,10 @@ struct PathArena {
     var items: [Range<Int>] = []
     /// The values of the enum captures.
     var values: [String] = []
+    /// Two lists a list slot splits its values into, kept (with their capacity) from slot to
+    /// slot and run to run; what they hold between two uses means nothing.
+    var listItems: [Range<Int>] = []
+    var listSplit: [Range<Int>] = []
 
     init(reserving capacity: Int = 0) { nodes.reserveCapacity(capacity) }
 
@@ -1300,13 +1304,19 @@ final class AutomatonMatcher {
                 return true
             }
             // A list's items at each end, in one array made once; any other value is one item.
+            // The items, and the items split into known names, in the arena's two lists (no
+            // array per item, per end or per slot).
             var items: [Range<Int>] = []
-            // The items split into known names, made in a second array kept as long (no array
-            // per item or per end).
             var split: [Range<Int>] = []
             if list {
-                items.reserveCapacity(4)
-                split.reserveCapacity(4)
+                swap(&items, &arena.listItems)
+                swap(&split, &arena.listSplit)
+            }
+            defer {
+                if list {
+                    swap(&items, &arena.listItems)
+                    swap(&split, &arena.listSplit)
+                }
             }
             for end in first...last {
                 if guarded, oracle.mentions.contains(where: { $0.lowerBound < end && position < $0.upperBound }) { break }

@@ -284,7 +284,9 @@ enum FallbackFeatures {
     /// word padded with "<" and ">"; "b:" and each bigram of words with a space between, from
     /// "^" to "$". Written in one buffer, no string made (`extract` and `rows` read them).
     static func forEachFeature(of words: [String], stemmer: Stemmer?, _ body: (UnsafeRawBufferPointer) -> Void) {
-        let stems = stemmer.map { s in words.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? "" : s.stem($0) } } ?? []
+        // "@app" and entities ("#date") have no stem and no trigrams.
+        let marked = words.map { $0.hasPrefix("#") || $0.hasPrefix("@") }
+        let stems = stemmer.map { s in words.indices.map { marked[$0] ? "" : s.stem(words[$0]) } } ?? []
         // Room for the longest feature: a kind, a colon and two words with a space; the
         // padded word (for its trigrams) goes after the eight bytes a trigram feature needs.
         let longest = max(words.map(\.utf8.count).max() ?? 0, stems.map(\.utf8.count).max() ?? 0, 16)
@@ -301,7 +303,7 @@ enum FallbackFeatures {
                 start(UInt8(ascii: "w"))
                 add(word)
                 emit()
-                guard !word.hasPrefix("#"), !word.hasPrefix("@") else { continue }
+                guard !marked[n] else { continue }
                 if !stems.isEmpty {
                     start(UInt8(ascii: "s"))
                     add(stems[n])
@@ -347,7 +349,8 @@ enum FallbackFeatures {
 
     /// The rows in `table` of the features `extract` makes, sorted and each once, those the
     /// table has not left out, no string made: in the order of `extract`'s features when the
-    /// table's rows are in the order of their names (`FeatureTable.ascendsByBytes`).
+    /// table's rows are in the order of their names' bytes (`FeatureTable.ascendsByBytes`),
+    /// since keys are normalized (NFC), and strings in NFC sort as their UTF-8 bytes do.
     static func rows(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer?, table: FeatureTable) -> [Int32] {
         let words = words(units: units, entities: entities, mentions: mentions)
         var found: [Int32] = []

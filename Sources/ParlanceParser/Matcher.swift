@@ -1303,9 +1303,8 @@ final class AutomatonMatcher {
                 }
                 return true
             }
-            // A list's items at each end, in one array made once; any other value is one item.
-            // The items, and the items split into known names, in the arena's two lists (no
-            // array per item, per end or per slot).
+            // A list's items at each end (any other value is one item), and the items split
+            // into known names, in the arena's two lists (no array per item, per end or per slot).
             var items: [Range<Int>] = []
             var split: [Range<Int>] = []
             if list {

@@ -84,29 +84,29 @@ struct NumberLexicon: Sendable {
         let decimal = try NumberFormat(locale: language, style: .decimal)
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
-        self.pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
-        self.pieceStarts = NumberLexicon.pieceStarts(table: table, multipliers: multipliers, connectors: connectors)
+        (self.pieceStarts, self.pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
     }
 
     /// The last two bytes of every piece a compound may end with (`pieceEnd(_:)`): a word
     /// that ends with none is no compound, found without cutting it.
     private let pieceEnds: Bits256
 
-    private static func pieceEnds(table: [String: Int64], multipliers: [String: Int64], connectors: Set<String>) -> Bits256 {
-        var bits = Bits256()
-        for piece in Array(table.keys) + Array(multipliers.keys) + Array(connectors) { bits.insert(pieceEnd(piece)) }
-        return bits
-    }
-
     /// The first two bytes of every piece (`pieceStart(_:)`): a compound's first piece has two
     /// characters or more, so a word that starts with none is no compound, found without
     /// cutting it.
     private let pieceStarts: Bits256
 
-    private static func pieceStarts(table: [String: Int64], multipliers: [String: Int64], connectors: Set<String>) -> Bits256 {
-        var bits = Bits256()
-        for piece in Array(table.keys) + Array(multipliers.keys) + Array(connectors) { bits.insert(pieceStart(piece)) }
-        return bits
+    /// `pieceStarts` and `pieceEnds`, in one pass over the pieces.
+    private static func pieceSketches(table: [String: Int64], multipliers: [String: Int64], connectors: Set<String>) -> (
+        starts: Bits256, ends: Bits256
+    ) {
+        var starts = Bits256()
+        var ends = Bits256()
+        for piece in Array(table.keys) + Array(multipliers.keys) + Array(connectors) {
+            starts.insert(pieceStart(piece))
+            ends.insert(pieceEnd(piece))
+        }
+        return (starts, ends)
     }
 
     /// A word's bit in `pieceStarts`: its first two bytes.
@@ -403,8 +403,7 @@ extension NumberLexicon: ImageCodable {
         connectors = try image.read()
         multipliers = try image.read()
         groupsWithSpace = try image.read()
-        pieceEnds = NumberLexicon.pieceEnds(table: table, multipliers: multipliers, connectors: connectors)
-        pieceStarts = NumberLexicon.pieceStarts(table: table, multipliers: multipliers, connectors: connectors)
+        (pieceStarts, pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
     }
 
     /// The lexicon of `language`, read from its compiled image when one matches

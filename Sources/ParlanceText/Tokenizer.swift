@@ -174,29 +174,18 @@ public final class Tokenizer: Sendable {
     /// Punctuation or symbol for a segment ICU's word rules leave unclassified; nil for
     /// whitespace and invisible characters.
     static func classify(_ piece: String) -> TokenKind? {
-        var visible: Unicode.Scalar?
+        // The first visible scalar decides; an ASCII one by the table made once.
         for scalar in piece.unicodeScalars {
-            // An ASCII scalar by the table of what the code below says of each.
-            if scalar.isASCII {
-                let kind = asciiKinds[Int(scalar.value)]
-                if kind == nil { continue }
-                return kind
-            }
-            let properties = scalar.properties
-            if properties.isWhitespace || properties.generalCategory == .format || properties.generalCategory == .control {
-                continue
-            }
-            visible = scalar
-            break
+            if let kind = scalar.isASCII ? asciiKinds[Int(scalar.value)] : visibleKind(scalar) { return kind }
         }
-        guard let scalar = visible else { return nil }
-        return kind(of: scalar)
+        return nil
     }
 
-    /// What `classify` says of each ASCII scalar alone (nil: skipped as white space or
-    /// invisible), worked out once from Unicode's properties.
-    private static let asciiKinds: [TokenKind?] = (0..<128).map { value in
-        let scalar = Unicode.Scalar(UInt8(value))
+    /// `visibleKind` of each ASCII scalar, worked out once from Unicode's properties.
+    private static let asciiKinds: [TokenKind?] = (0..<128).map { visibleKind(Unicode.Scalar(UInt8($0))) }
+
+    /// Nil for white space and invisible characters (format and control), else `kind(of:)`.
+    private static func visibleKind(_ scalar: Unicode.Scalar) -> TokenKind? {
         let properties = scalar.properties
         if properties.isWhitespace || properties.generalCategory == .format || properties.generalCategory == .control { return nil }
         return kind(of: scalar)

@@ -3,6 +3,7 @@ import Foundation
 import ParlanceContext
 import ParlanceParser
 import ParlanceText
+import Synchronization
 
 /// Streams lines through the processor in chunks: memory stays bounded by the chunk size,
 /// output keeps input order, and each chunk is spread over `jobs` workers.
@@ -50,6 +51,11 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
     }
 
     /// Returns how many lines failed; `progress` is called after each chunk is written.
+    ///
+    /// With several jobs the chunks are pipelined: the workers parse one chunk while this
+    /// thread reads the next and writes the one before, and each worker takes the chunk's next
+    /// line as it becomes free (no worker waits for another's share at the chunk's end). With
+    /// one job, everything happens on this thread, one chunk after the other.
     public func run<Source: ByteSource>(source input: inout Source, output: FileHandle, progress: ((Progress) -> Void)?) throws -> Int {
         var failures = 0
         var state = Progress()
@@ -57,53 +63,58 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
         var pending: [[UInt8]] = []
         var lines = LineSplitter()
         let encoder = ParlanceJSON.encoder()
-        func flush() throws {
-            guard !pending.isEmpty else { return }
-            let lines = pending
-            let first = state.lines + 1
-            // Each worker parses its lines and encodes their records too (one encoder per
-            // worker): only the writing, in order, is left to this thread.
-            let results = UnsafeMutableBufferPointer<Result<(bytes: Data, failed: Bool), Error>?>.allocate(capacity: lines.count)
-            results.initialize(repeating: nil)
-            defer {
-                // The records must be released before the memory is: deallocate alone would leak them.
-                _ = results.deinitialize()
-                results.deallocate()
-            }
-            let workers = min(jobs, lines.count)
-            let base = results.baseAddress!
-            let box = UnsafeSendable(base)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let encoder = workers == 1 ? encoder : ParlanceJSON.encoder()
-                var i = worker
-                while i < lines.count {
-                    let record = processor.process(lines[i], number: first + i)
-                    box.pointer[i] = Result { (try processor.encode(record, with: encoder), processor.failed(record)) }
-                    i += workers
-                }
-            }
+        // Lines handed to the workers so far, and the chunk they are on (not yet written).
+        var dispatched = 0
+        var inFlight: Chunk?
+        func write(_ chunk: Chunk) throws {
+            chunk.wait()
             var out = Data()
-            for i in 0..<lines.count {
-                let (bytes, failed) = try results[i]!.get()
+            for i in 0..<chunk.count {
+                let (bytes, failed) = try chunk.results[i]!.get()
                 if failed { failures += 1 }
                 out.append(bytes)
                 out.append(0x0A)
             }
             do { try output.write(contentsOf: out) } catch { throw BatchOutputError(reason: FileErrorText.describe(error)) }
-            state.lines += lines.count
+            state.lines += chunk.count
             state.failures = failures
             let elapsed = ContinuousClock.now - started
             state.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             (state.consumedBytes, state.totalBytes) = input.position
             progress?(state)
+        }
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let chunk = Chunk(lines: pending, first: dispatched + 1)
+            dispatched += pending.count
             pending.removeAll(keepingCapacity: true)
+            let workers = min(jobs, chunk.count)
+            if workers == 1 {
+                chunk.process(with: processor, encoder: encoder)
+                try write(chunk)
+                return
+            }
+            chunk.start(workers: workers, processor: processor)
+            // The chunk before is written while this one is parsed.
+            if let previous = inFlight {
+                inFlight = nil
+                try write(previous)
+            }
+            inFlight = chunk
+        }
+        func drain() throws {
+            try flush()
+            if let last = inFlight {
+                inFlight = nil
+                try write(last)
+            }
         }
         while true {
             let bytes: [UInt8]
             do { bytes = try input.read(upTo: 1 << 20) } catch {
                 // Damaged input: the complete lines read before the damage are written, then
                 // the error; a last line without its end is not a record.
-                try flush()
+                try drain()
                 throw error
             }
             if bytes.isEmpty { break }
@@ -113,8 +124,56 @@ public struct BatchRunner<Processor: LineProcessor>: Sendable {
             }
         }
         if let last = lines.finish() { pending.append(last) }
-        try flush()
+        try drain()
         return failures
+    }
+
+    /// One chunk of lines and, in input order, their encoded records (or the error of
+    /// encoding one). Its memory is released only once its workers are done, whatever way
+    /// the run ends.
+    private final class Chunk: @unchecked Sendable {
+        let lines: [[UInt8]]
+        /// The first line's number in the input (from 1).
+        let first: Int
+        let results: UnsafeMutableBufferPointer<Result<(bytes: Data, failed: Bool), Error>?>
+        /// The next line a worker takes.
+        private let next = Atomic<Int>(0)
+        private let group = DispatchGroup()
+
+        var count: Int { lines.count }
+
+        init(lines: [[UInt8]], first: Int) {
+            self.lines = lines
+            self.first = first
+            results = .allocate(capacity: lines.count)
+            results.initialize(repeating: nil)
+        }
+
+        /// Parses and encodes lines until none is left (each line taken by one worker).
+        func process(with processor: Processor, encoder: JSONEncoder) {
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < lines.count else { return }
+                let record = processor.process(lines[i], number: first + i)
+                results[i] = Result { (try processor.encode(record, with: encoder), processor.failed(record)) }
+            }
+        }
+
+        /// `workers` workers on the chunk, in the background (`wait` for them).
+        func start(workers: Int, processor: Processor) {
+            for _ in 0..<workers {
+                DispatchQueue.global().async(group: group) { self.process(with: processor, encoder: ParlanceJSON.encoder()) }
+            }
+        }
+
+        func wait() { group.wait() }
+
+        deinit {
+            group.wait()
+            // The records must be released before the memory is: deallocate alone would leak them.
+            _ = results.deinitialize()
+            results.deallocate()
+        }
     }
 }
 

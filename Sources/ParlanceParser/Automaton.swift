@@ -178,7 +178,9 @@ struct Automaton: Sendable {
     /// steps; the others are passed through, never stood in.
     private(set) var wordSteps = StepTable()
     private(set) var fillerSteps = StepTable()
-    /// Word steps of 4+ letters, in closure order, for one-slip matching of unknown words.
+    /// Word steps of 4+ letters, for one-slip matching of unknown words: sorted by key, stably
+    /// (the steps of one word in closure order), so that the matcher finds a near word's steps
+    /// without reading the others.
     private(set) var slipSteps = StepTable()
     /// The words slip steps may read (four characters or more), indexed for `nearWords`: a
     /// unit's near words are found once per position, not once per state.
@@ -193,6 +195,27 @@ struct Automaton: Sendable {
     /// Per state, what its steps read (`Reads`): the matcher drops a match that cannot read
     /// the next unit, before it is listed (set by `close`).
     private(set) var reads: [UInt8] = []
+
+    /// Per state, a sketch of the words its word and filler steps read: bit `wordBit(id)` of
+    /// each (set by `close`). A unit whose bit is clear is read by none of them, found without
+    /// searching the state's steps (most matches the matcher tries next cannot read on).
+    private(set) var wordMasks: [UInt32] = []
+
+    /// A word's bit in `wordMasks` (its id's hash, one of 32).
+    @inline(__always) static func wordBit(_ id: Int32) -> UInt32 {
+        1 << UInt32((UInt64(UInt32(bitPattern: id)) &* 0x9E37_79B9_7F4A_7C15) >> 59)
+    }
+
+    /// Per state, the bits of the words its steps in `words` and `fillers` read (`wordMasks`).
+    static func wordMasks(states: Int, words: StepView, fillers: StepView) -> [UInt32] {
+        var masks = [UInt32](repeating: 0, count: states)
+        for table in [words, fillers] where table.starts.count == states + 1 {
+            for state in 0..<states {
+                for step in table[state] { masks[state] |= wordBit(step.key) }
+            }
+        }
+        return masks
+    }
 
     /// The bits of `reads`.
     enum Reads {
@@ -243,7 +266,7 @@ struct Automaton: Sendable {
                     // Sorted by key, stably: the steps of one word stay in the order met.
                     wordSteps.close(Automaton.sortedByKey(words, order: &order))
                     fillerSteps.close(Automaton.sortedByKey(fillers, order: &order))
-                    slipSteps.close(slips)
+                    slipSteps.close(Automaton.sortedByKey(slips, order: &order))
                     slotSteps.close(slots)
                     endSteps.close(ends)
                     words.removeAll(keepingCapacity: true)
@@ -279,6 +302,7 @@ struct Automaton: Sendable {
         deriveLookups()
         reads = Self.reads(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slips: slipSteps.view, slots: slotSteps.view)
+        wordMasks = Self.wordMasks(states: count, words: wordSteps.view, fillers: fillerSteps.view)
         needs = Self.needs(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slots: slotSteps.view, ends: endSteps.view,
             slotReadsNothing: slotPlans.map { $0.kind == .app })
@@ -492,6 +516,7 @@ extension Automaton: ImageCodable {
         for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
         image.writePlain(needs)
         image.writePlain(reads)
+        image.writePlain(wordMasks)
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -507,8 +532,11 @@ extension Automaton: ImageCodable {
         endSteps = try image.read(StepTable.self)
         needs = try image.readPlain()
         reads = try image.readPlain()
+        wordMasks = try image.readPlain()
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        guard needs.count == count, reads.count == count else { throw ImageError("an automaton's needs do not fit its states") }
+        guard needs.count == count, reads.count == count, wordMasks.count == count else {
+            throw ImageError("an automaton's needs do not fit its states")
+        }
         deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is

@@ -968,6 +968,10 @@ final class AutomatonMatcher {
     private let needs: [UInt8]
     /// `Automaton.reads`.
     private let reads: [UInt8]
+    /// `Automaton.wordMasks`, and each unit's bit in them (`Automaton.wordBit`; 0 for a word no
+    /// template has).
+    private let wordMasks: [UInt32]
+    private let wordBits: [UInt32]
 
     /// A matcher of `automaton` over the oracle's units. `prunes`: whether matches that cannot
     /// end (`Automaton.needs`) or cannot read the next unit (`Automaton.reads`) are dropped
@@ -989,6 +993,8 @@ final class AutomatonMatcher {
         self.keys = oracle.units.map(\.key)
         let keys = self.keys
         let ids = keys.map { shared.automaton.id(of: $0) }
+        self.wordMasks = shared.automaton.wordMasks
+        self.wordBits = ids.map { $0.map(Automaton.wordBit) ?? 0 }
         let lengths = keys.map(\.characterCount)
         self.ids = ids
         self.lengths = lengths
@@ -1072,8 +1078,9 @@ final class AutomatonMatcher {
                     let may: Bool
                     if let id = ids[position] {
                         may =
-                            (reads & Automaton.Reads.words != 0 && !wordSteps.steps(of: state, reading: id).isEmpty)
-                            || (reads & Automaton.Reads.fillers != 0 && !fillerSteps.steps(of: state, reading: id).isEmpty)
+                            wordMasks[state] & wordBits[position] != 0
+                            && ((reads & Automaton.Reads.words != 0 && !wordSteps.steps(of: state, reading: id).isEmpty)
+                                || (reads & Automaton.Reads.fillers != 0 && !fillerSteps.steps(of: state, reading: id).isEmpty))
                     } else {
                         may = reads & Automaton.Reads.slips != 0 && lengths[position] >= 4
                     }
@@ -1131,8 +1138,10 @@ final class AutomatonMatcher {
                 }
                 // After a skipped word, only a template word (or another skip) may follow: words
                 // are inserted between template words, never put in place of one.
-                let words = ids[position].map { wordSteps.steps(of: state, reading: $0) } ?? Automaton.StepTable.none
-                if let id = ids[position] {
+                // (A unit whose bit the state's words lack is none of them: nothing to search.)
+                let readable = wordMasks[state] & wordBits[position] != 0
+                let words = readable ? wordSteps.steps(of: state, reading: ids[position]!) : Automaton.StepTable.none
+                if readable, let id = ids[position] {
                     for step in fillerSteps.steps(of: state, reading: id) {
                         let score = path.score + MatchScores.filler
                         advance(offset + 1, step.state, score) {
@@ -1166,13 +1175,18 @@ final class AutomatonMatcher {
                         shared.automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
                         nearFound = true
                     }
-                    // The state's slip steps in their order, those that read a near word.
-                    for step in slipSteps[state] where near.contains(step.key) {
-                        let score = path.score + MatchScores.fuzzyLiteral
-                        advance(offset + 1, step.state, score) {
-                            $0.add(
-                                score: score, literals: path.literals + 1, skips: path.skips, template: step.template, parent: index,
-                                capture: -1)
+                    // The state's slip steps in their order, those that read a near word: the
+                    // steps are sorted by key and `near` ascends (each word once), so the steps of
+                    // each near word in turn are those steps in that order, found without reading
+                    // the others.
+                    for id in near {
+                        for step in slipSteps.steps(of: state, reading: id) {
+                            let score = path.score + MatchScores.fuzzyLiteral
+                            advance(offset + 1, step.state, score) {
+                                $0.add(
+                                    score: score, literals: path.literals + 1, skips: path.skips, template: step.template, parent: index,
+                                    capture: -1)
+                            }
                         }
                     }
                 }

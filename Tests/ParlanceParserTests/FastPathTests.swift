@@ -232,6 +232,38 @@ import Testing
         #expect([0, 1, 2, 255].allSatisfy(seen.contains), "\(seen.sorted())")
     }
 
+    /// A state's word mask has the bit of every word its word and filler steps read (a clear
+    /// bit rules a word out), and its slip steps are its word steps of four letters or more,
+    /// sorted by word with each word's steps in their order; an image keeps both.
+    @Test func wordMasksAndSlipStepsHoldWhatTheStatesRead() {
+        var generator = Generator(state: 83)
+        let words = ["send", "message", "to", "a", "call", "please", "now", "text", "b"]
+        var seen = (bits: 0, slips: 0)
+        for _ in 0..<40 {
+            let (automaton, states) = Self.randomAutomaton(
+                &generator, states: 40, edges: [.filler("please"), .filler("now")] + words.map { .word($0) })
+            let read = try? ImageCache.decode(Automaton.self, from: Data(ImageCache.encode(automaton)))
+            #expect(read?.wordMasks == automaton.wordMasks)
+            for state in states.indices {
+                var bits: UInt32 = 0
+                for step in automaton.wordSteps[state] { bits |= Automaton.wordBit(step.key) }
+                for step in automaton.fillerSteps[state] { bits |= Automaton.wordBit(step.key) }
+                #expect(automaton.wordMasks[state] == bits)
+                seen.bits += bits.nonzeroBitCount
+                let long = automaton.wordSteps[state].filter { automaton.words[Int($0.key)].count >= 4 }
+                let slips = Array(automaton.slipSteps[state])
+                #expect(slips.map(\.key) == long.map(\.key).sorted())
+                for key in Set(long.map(\.key)) {
+                    #expect(slips.filter { $0.key == key }.map(\.state) == long.filter { $0.key == key }.map(\.state))
+                    #expect(slips.filter { $0.key == key }.map(\.template) == long.filter { $0.key == key }.map(\.template))
+                }
+                #expect((read.map { Array($0.slipSteps[state]) } ?? []).map(\.state) == slips.map(\.state))
+                seen.slips += slips.count
+            }
+        }
+        #expect(seen.bits > 300 && seen.slips > 300, "\(seen)")
+    }
+
     @Test func droppingMatchesThatCannotEndOrReadChangesNoResult() {
         var generator = Generator(state: 71)
         let vocabulary = ["send", "message", "to", "please", "now", "call"]

@@ -213,6 +213,7 @@ package final class PlainStorage<T: ImagePlain>: @unchecked Sendable {
 package protocol ImagePlain: BitwiseCopyable {}
 extension Int32: ImagePlain {}
 extension UInt8: ImagePlain {}
+extension UInt32: ImagePlain {}
 
 extension String: ImageCodable {
     package func write(to image: inout ImageWriter) { image.write(self) }

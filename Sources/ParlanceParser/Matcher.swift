@@ -837,6 +837,54 @@ struct IndexTable {
     }
 }
 
+/// The slot matches a run has worked out, by (position, slot): one entry per pair, read and
+/// written in place (no hashing), each marked with the run it was written in, so that a new
+/// run empties the table by counting one more run.
+struct SlotTable {
+    private final class Storage {
+        var entries: UnsafeMutablePointer<UInt64>
+        var size: Int
+
+        init(size: Int) {
+            self.size = size
+            entries = .allocate(capacity: size)
+            entries.initialize(repeating: 0, count: size)
+        }
+
+        deinit { entries.deallocate() }
+    }
+
+    private var storage = Storage(size: 0)
+    /// The current run (from 1: an entry of run 0 was never written).
+    private var run: UInt32 = 1
+    /// Slots per position in the current run.
+    private var slots = 0
+
+    /// Empties the table for a run over positions `0..<positions` of an automaton of `slots`
+    /// slots.
+    mutating func reset(positions: Int, slots: Int) {
+        self.slots = slots
+        if run == UInt32.max {
+            storage.entries.update(repeating: 0, count: storage.size)
+            run = 1
+        } else {
+            run += 1
+        }
+        let size = positions * slots
+        if size > storage.size { storage = Storage(size: max(size, storage.size * 2)) }
+    }
+
+    /// The value of (position, slot) in this run, nil when none was set.
+    @inline(__always) func value(position: Int, slot: Int) -> Int32? {
+        let entry = storage.entries[position * slots + slot]
+        return UInt32(truncatingIfNeeded: entry >> 32) == run ? Int32(truncatingIfNeeded: entry) : nil
+    }
+
+    @inline(__always) func set(_ value: Int32, position: Int, slot: Int) {
+        storage.entries[position * slots + slot] = UInt64(run) << 32 | UInt64(UInt32(bitPattern: value))
+    }
+}
+
 /// A vocabulary a run's slots asked about, and where its units' flags start in
 /// `SlotSources.flags`.
 struct KnownUnits {
@@ -899,11 +947,13 @@ struct SlotSources {
 struct MatcherScratch {
     var arena = PathArena(reserving: 256)
     var agenda = IndexTable(capacity: 256)
-    var slotCache = IndexTable(capacity: 16)
+    var slotCache = SlotTable()
     /// The words the current position's unit is one slip from (`Automaton.nearWords`).
     var near: [Int32] = []
     /// Each offset's states with their best paths (`state << 32 | path index`).
     var states: [[Int]] = []
+    /// How many of `states` the current run has (those after it are empty).
+    private var used = 0
     /// The slot matches of every (slot, position) asked, one after another; `slotRanges` has
     /// each one's stretch of them.
     var slotMatches: [PathArena.SlotMatch] = []
@@ -915,10 +965,11 @@ struct MatcherScratch {
     mutating func reset(length: Int) {
         arena.removeAll()
         agenda.removeAll()
-        slotCache.removeAll()
         near.empty()
-        for k in states.indices { states[k].empty() }
+        // Only the offsets the last run had can hold states (the list keeps the longest run's).
+        for k in 0..<min(used, states.count) { states[k].empty() }
         while states.count <= length { states.append([]) }
+        used = length + 1
         slotMatches.empty()
         slotRanges.empty()
         sources.removeAll()
@@ -1066,6 +1117,7 @@ final class AutomatonMatcher {
         }
         exchange()
         defer { exchange() }
+        slotCache.reset(positions: length + 1, slots: shared.automaton.slots.count)
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             // A match that cannot reach an accepting state in the units left is dropped.
             guard Int(needs[state]) <= length - at else { return }
@@ -1192,10 +1244,8 @@ final class AutomatonMatcher {
                 }
                 guard !afterSkip else { continue }
                 for step in slotSteps[state] {
-                    let key = Int(step.key) << 32 | position
-                    let cached = slotCache.slot(of: key)
                     let list: Int
-                    if let known = slotCache.value(at: cached) {
+                    if let known = slotCache.value(position: offset, slot: Int(step.key)) {
                         list = Int(known)
                     } else {
                         list = slotRanges.count
@@ -1203,7 +1253,7 @@ final class AutomatonMatcher {
                         slotMatches(
                             Int(step.key), at: position, limit: to, into: &arena, appending: &slotMatchList, sources: &sources)
                         slotRanges.append(first..<slotMatchList.count)
-                        slotCache.insert(key, Int32(list), at: cached)
+                        slotCache.set(Int32(list), position: offset, slot: Int(step.key))
                     }
                     for k in slotRanges[list] {
                         let match = slotMatchList[k]

@@ -560,6 +560,28 @@ import Testing
         for (row, name) in many.enumerated() { #expect(repeated[name] == Int32(row)) }
     }
 
+    /// A slot table holds what a dictionary by (position, slot) holds for one run, whatever
+    /// the runs before (their sizes and slot counts) left in it.
+    @Test func aSlotTableHoldsWhatADictionaryHoldsForOneRun() {
+        var generator = Generator(state: 23)
+        var table = SlotTable()
+        for _ in 0..<60 {
+            let positions = Int.random(in: 1...40, using: &generator)
+            let slots = Int.random(in: 1...30, using: &generator)
+            table.reset(positions: positions, slots: slots)
+            var expected: [[Int]: Int32] = [:]
+            for _ in 0..<Int.random(in: 0...200, using: &generator) {
+                let key = [Int.random(in: 0..<positions, using: &generator), Int.random(in: 0..<slots, using: &generator)]
+                let value = Int32.random(in: 0..<1_000, using: &generator)
+                table.set(value, position: key[0], slot: key[1])
+                expected[key] = value
+            }
+            for position in 0..<positions {
+                for slot in 0..<slots { #expect(table.value(position: position, slot: slot) == expected[[position, slot]]) }
+            }
+        }
+    }
+
     @Test func anIndexTableHoldsWhatADictionaryHolds() {
         var generator = Generator(state: 19)
         var table = IndexTable(capacity: 4)

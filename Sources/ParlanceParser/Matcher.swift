@@ -1354,18 +1354,38 @@ final class AutomatonMatcher {
                 // An unknown name holds no word that says a value of the request ("voice only",
                 // "back", "emergency"): those belong to their own parameters.
                 if names, item.contains(where: { saysValue(at: $0) }) { return false }
-                for (n, unit) in item.enumerated() {
-                    let capitalized =
-                        !oracle.capitalizedNouns && unit > 0 && oracle.units[unit].capitalized
-                    if names {
-                        // Unknown names are short: a third unknown lowercase word costs more.
-                        score += capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken
-                    } else {
-                        // A capitalized word is a likelier place than an unknown person ("fotos do Rio").
-                        score += capitalized && perToken == MatchScores.placeToken ? MatchScores.capitalizedPlaceToken : perToken
-                    }
-                }
+                for (n, unit) in item.enumerated() { score += tokenScore(n, unit, perToken) }
                 return true
+            }
+            // What the `n`th unit of an unknown value, `unit`, is worth.
+            func tokenScore(_ n: Int, _ unit: Int, _ perToken: Double) -> Double {
+                let capitalized = !oracle.capitalizedNouns && unit > 0 && oracle.units[unit].capitalized
+                // Unknown names are short: a third unknown lowercase word costs more.
+                if names { return capitalized ? MatchScores.capitalizedNameToken : n >= 2 ? MatchScores.longNameToken : perToken }
+                // A capitalized word is a likelier place than an unknown person ("fotos do Rio").
+                return capitalized && perToken == MatchScores.placeToken ? MatchScores.capitalizedPlaceToken : perToken
+            }
+            // A value that is not a list: `evaluate` of one item, its unknown words' scores summed
+            // as the end moves on (each unit added once, in the same order: the same sums), and
+            // whether one of them says a value of the request.
+            let valueStart = position + article
+            var summed = valueStart
+            var unknownScore = 0.0
+            var saysSomeValue = false
+            func evaluateValue(_ range: Range<Int>) -> (score: Double, known: Int)? {
+                if v >= 0, range.count <= longest, isPhrase(range) {
+                    return (MatchScores.knownNameToken * Double(range.count), range.count)
+                }
+                if perToken == nil, v >= 0, sources.known[v].phrases.nearlyContains(keys[range]) {
+                    return (MatchScores.nearKnownNameToken * Double(range.count), range.count)
+                }
+                guard let perToken, !(names && notName[valueStart]) else { return nil }
+                while summed < range.upperBound {
+                    if names, saysValue(at: summed) { saysSomeValue = true }
+                    unknownScore += tokenScore(summed - valueStart, summed, perToken)
+                    summed += 1
+                }
+                return names && saysSomeValue ? nil : (unknownScore, 0)
             }
             // A list's items at each end (any other value is one item), and the items split
             // into known names, in the arena's two lists (no array per item, per end or per slot).
@@ -1388,13 +1408,13 @@ final class AutomatonMatcher {
                 if guarded, end - 1 > position, oracle.units[end - 1].sentenceBefore || (!list && oracle.units[end - 1].commaBefore) {
                     break
                 }
-                let range = (position + article)..<end
-                var score = 0.0
-                var known = 0
+                let range = valueStart..<end
                 guard list else {
-                    if evaluate(range, &score, &known) { match(end, score, captured(range, .words), known) }
+                    if let (score, known) = evaluateValue(range) { match(end, score, captured(range, .words), known) }
                     continue
                 }
+                var score = 0.0
+                var known = 0
                 items.truncate(to: 0)
                 guard splitList(range, into: &items) else { continue }
                 // Only an item of several words may split into known names.

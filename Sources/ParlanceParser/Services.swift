@@ -120,15 +120,19 @@ struct UnavailableAppFinder: Sendable {
         self.entries = kept
         self.longest = 3
         self.exact = Dictionary(kept.indices.map { (kept[$0].key, $0) }, uniquingKeysWith: min)
-        // Two ASCII strings are equal only byte for byte: with every key ASCII, the sketch rules
-        // out an ASCII run (keys that are not normalized may be equal in other ways).
-        if kept.allSatisfy({ $0.key.bytesAllSatisfy { $0 < 0x80 } }) {
+        // Two ASCII strings are equal only byte for byte, and an ASCII run can equal only an
+        // ASCII key or one of the rare others that may be (`asciiness`): with none of those, the
+        // sketch of the ASCII keys rules out an ASCII run. With every key ASCII, a run with a unit
+        // that can never be ASCII is ruled out too.
+        let asciiness = kept.map { Self.asciiness($0.key) }
+        if !asciiness.contains(.maybe) {
             var sketch = Bits256()
-            for entry in kept { sketch.insert(Bits256.sketch(entry.key)) }
+            for (entry, kind) in zip(kept, asciiness) where kind == .ascii { sketch.insert(Bits256.sketch(entry.key)) }
             self.asciiSketch = sketch
         } else {
             self.asciiSketch = nil
         }
+        self.keysASCII = !asciiness.contains { $0 != .ascii }
         self.longestKey = kept.map(\.key.unicodeScalars.count).max() ?? 0
         self.verbNames = kept.indices.filter { !kept[$0].cue && kept[$0].length >= 4 }.map { n in
             let key = kept[n].key
@@ -148,8 +152,11 @@ struct UnavailableAppFinder: Sendable {
 
     /// The first entry of each key.
     private let exact: [String: Int]
-    /// The sketch of the keys (`Bits256`) when every key is ASCII, else nil.
+    /// The sketch of the ASCII keys (`Bits256`) when no other key may equal an ASCII string,
+    /// else nil.
     private let asciiSketch: Bits256?
+    /// Whether every key is ASCII.
+    private let keysASCII: Bool
     /// The most scalars a key has: words longer than any name (with its verb ending, in any
     /// normalization form) are not looked up, so that a word of thousands of letters or marks
     /// costs one count, not a comparison with every name.
@@ -163,6 +170,17 @@ struct UnavailableAppFinder: Sendable {
     /// A name's key: lower case, without spaces, hyphens, apostrophes and dots, accents kept.
     static func key(_ text: String) -> String { IntentParser.compact(text.lowercased()) }
 
+    /// Whether a unit's key is ASCII, or may still be equal to an ASCII string (Swift's strings
+    /// are equal when canonically equivalent: three scalars decompose to ASCII ones, U+037E to
+    /// ";", U+1FEF to "`" and U+212A to "K"), or can never be: a run with such a unit is no
+    /// key when every key is ASCII.
+    enum Asciiness: Equatable { case ascii, maybe, never }
+
+    static func asciiness(_ key: String) -> Asciiness {
+        if key.bytesAllSatisfy({ $0 < 0x80 }) { return .ascii }
+        return key.unicodeScalars.allSatisfy { $0.isASCII || [0x37E, 0x1FEF, 0x212A].contains($0.value) } ? .maybe : .never
+    }
+
     /// The first unavailable app said, outside the ranges of the context's own app mentions.
     /// `extent` gives the words that go with a name ("on WhatsApp"); a name that needs a cue
     /// counts only when such words come with it or an article stands before it.
@@ -175,7 +193,7 @@ struct UnavailableAppFinder: Sendable {
         // keys end to end.
         let unitKeys = units.map { UnavailableAppFinder.key($0.token.text) }
         let unitScalars = units.map { $0.token.text.unicodeScalars.count }
-        let unitASCII = asciiSketch == nil ? [] : unitKeys.map { $0.bytesAllSatisfy { $0 < 0x80 } }
+        let unitASCII = asciiSketch == nil ? [] : unitKeys.map(Self.asciiness)
         var i = 0
         while i < units.count {
             if taken.contains(where: { $0.contains(i) }) {
@@ -191,7 +209,8 @@ struct UnavailableAppFinder: Sendable {
                 // still be said there.
                 let ruledOut =
                     asciiSketch.map { sketch in
-                        unitASCII[range].allSatisfy { $0 } && !sketch.contains(Bits256.sketch(joining: unitKeys[range]))
+                        (keysASCII && unitASCII[range].contains(.never))
+                            || (unitASCII[range].allSatisfy { $0 == .ascii } && !sketch.contains(Bits256.sketch(joining: unitKeys[range])))
                     } ?? false
                 if ruledOut, !(length == 1 && i <= Self.verbPosition) { continue }
                 let joined = unitKeys[range].concatenated()

@@ -582,6 +582,35 @@ import Testing
         }
     }
 
+    /// Unavailable apps are found by their keys as Swift compares strings (canonically), with
+    /// keys of any script among them: a name with an accent, said composed or not; an ASCII name
+    /// beside it; and a key that is not ASCII but equals an ASCII word (U+037E is ";").
+    @Test func unavailableAppsAreFoundWhateverTheScriptsOfTheKeys() throws {
+        func units(_ words: [String]) -> [MatchUnit] {
+            var offset = 0
+            return words.map { word in
+                defer { offset += word.utf8.count + 1 }
+                let key = TextNormalizer.key(word)
+                let token = Token(text: word, normalized: key, key: key, kind: .word, span: Span(offset, offset + word.utf8.count))
+                return MatchUnit(key: key, token: token, commaBefore: false)
+            }
+        }
+        let context = try ParserContext.decode(Data(#"{"apps": []}"#.utf8), file: "none.json")
+        func found(_ words: [String], _ names: [String]) -> String? {
+            let finder = UnavailableAppFinder(
+                context: context, directory: ServiceDirectory(services: names.map { ServiceDirectory.Service(name: $0) }))
+            return finder.find(in: units(words), avoiding: [], articles: [], extent: { $0 })?.name
+        }
+        let names = ["Bizúm", "Uber", "Zap\u{37E}Go"]
+        for directory in [names, Array(names.prefix(2)), ["Uber"]] {
+            #expect(found(["pay", "with", "Bizúm"], directory) == (directory.contains("Bizúm") ? "Bizúm" : nil))
+            #expect(found(["pay", "with", "Bizu\u{301}m"], directory) == (directory.contains("Bizúm") ? "Bizúm" : nil))
+            #expect(found(["ride", "über", "Uber"], directory) == "Uber")
+            #expect(found(["über", "alles"], directory) == nil)
+            #expect(found(["open", "zap;go"], directory) == (directory.count == 3 ? "Zap\u{37E}Go" : nil))
+        }
+    }
+
     @Test func anIndexTableHoldsWhatADictionaryHolds() {
         var generator = Generator(state: 19)
         var table = IndexTable(capacity: 4)

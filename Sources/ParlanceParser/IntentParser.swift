@@ -410,8 +410,9 @@ public final class IntentParser: UtteranceParser {
 
         /// Every name that may be said with a slip or inflected (`shortestInflected` characters
         /// or more), app by app in the context's order, each with its app, its length in
-        /// characters and its ends (`EditDistance.ends`): what `near` scans, no app's names copied.
-        private let nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?)]
+        /// characters, its ends (`EditDistance.ends`) and its `EditDistance.letterMask`: what
+        /// `near` scans, no app's names copied.
+        private let nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?, mask: UInt64)]
         /// What the ends of the names of `shortestSlipped` characters or more leave (`EndsSketch`).
         private let slipEnds: EndsSketch
         /// (length, first byte) of every name of `nearNames`, for inflected names.
@@ -455,9 +456,18 @@ public final class IntentParser: UtteranceParser {
                 else { return [] }
             }
             var found: [Int] = []
+            // The said word's letters, worked out when a name is first compared.
+            var mask: UInt64?
+            func saidMask() -> UInt64 {
+                if let mask { return mask }
+                let made = EditDistance.letterMask(said)
+                mask = made
+                return made
+            }
             for name in nearNames where found.last != name.app {
                 let n = name.length
                 if (n >= Self.shortestSlipped && abs(n - count) <= 1 && !EditDistance.endsRuleOut(ends, name.ends)
+                    && !EditDistance.maskRulesOut(saidMask(), name.mask)
                     && EditDistance.withinOne(said, name.key))
                     || (single && count > n && count <= n + 3 && said.hasPrefix(name.key))
                 {
@@ -471,10 +481,10 @@ public final class IntentParser: UtteranceParser {
             self.apps = apps
             keys = apps.map { app in app.allNames.map { IntentParser.compact(TextNormalizer.key($0)) } }
             let lengths = keys.map { $0.map(\.count) }
-            var nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?)] = []
+            var nearNames: [(app: Int, key: String, length: Int, ends: (first: UInt8, last: UInt8)?, mask: UInt64)] = []
             for (app, names) in keys.enumerated() {
                 for (n, name) in names.enumerated() where lengths[app][n] >= Self.shortestInflected {
-                    nearNames.append((app, name, lengths[app][n], EditDistance.ends(name)))
+                    nearNames.append((app, name, lengths[app][n], EditDistance.ends(name), EditDistance.letterMask(name)))
                 }
             }
             self.nearNames = nearNames

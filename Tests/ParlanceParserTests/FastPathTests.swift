@@ -357,6 +357,45 @@ import Testing
     /// A run of words that `AppNameKeys.mayBeNear(run:)` rules out (not joined) is one `near`
     /// finds no app for once joined; runs with a byte outside ASCII or a line break are left
     /// to `near`.
+    /// The apps `near` finds are those of its plain definition: a name of eight characters or
+    /// more one slip from the word, or, for one word, a name and one to three more characters.
+    @Test func nearAppsAreTheirPlainDefinition() {
+        var generator = Generator(state: 61)
+        let keys = IntentParser.AppNameKeys(ParserContext.demo.apps)
+        let names = keys.keys.flatMap { $0 }
+        let letters = ["a", "c", "e", "k", "m", "n", "o", "h", "t", "y", "ü", "é", "e\u{301}"]
+        var seen = (near: 0, none: 0)
+        for _ in 0..<3_000 {
+            var said = Array(names.randomElement(using: &generator)!)
+            let letter = Character(letters.randomElement(using: &generator)!)
+            switch Int.random(in: 0...4, using: &generator) {
+            case 0: said.remove(at: Int.random(in: 0..<said.count, using: &generator))
+            case 1: said.insert(letter, at: Int.random(in: 0...said.count, using: &generator))
+            case 2: said[Int.random(in: 0..<said.count, using: &generator)] = letter
+            case 3: said += (0..<Int.random(in: 1...4, using: &generator)).map { _ in Character(letters.randomElement(using: &generator)!) }
+            default:
+                said = (0..<Int.random(in: 5...12, using: &generator)).map { _ in Character(letters.randomElement(using: &generator)!) }
+            }
+            let word = String(said)
+            for single in [false, true] {
+                var plain: [Int] = []
+                for (app, appNames) in keys.keys.enumerated()
+                where appNames.contains(where: { name in
+                    let n = name.count
+                    return (n >= IntentParser.AppNameKeys.shortestSlipped && abs(n - word.count) <= 1 && EditDistance.withinOne(word, name))
+                        || (single && n >= IntentParser.AppNameKeys.shortestInflected && word.count > n && word.count <= n + 3
+                            && word.hasPrefix(name))
+                }) {
+                    plain.append(app)
+                }
+                let found = keys.near(word, count: word.count, single: single)
+                #expect(found == plain, "\(word) single \(single)")
+                if found.isEmpty { seen.none += 1 } else { seen.near += 1 }
+            }
+        }
+        #expect(seen.near > 500 && seen.none > 500, "\(seen)")
+    }
+
     @Test func aRunRuledOutUnjoinedHasNoNearApp() {
         var generator = Generator(state: 47)
         let keys = IntentParser.AppNameKeys(ParserContext.demo.apps)

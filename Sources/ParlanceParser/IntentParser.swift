@@ -543,7 +543,7 @@ public final class IntentParser: UtteranceParser {
         func insideKnownName(_ range: Range<Int>) -> Bool {
             vocabularies.contains { type, set in
                 // A phrase holds only words of the set.
-                guard type != ".", set.longest > range.count, range.allSatisfy({ set.words.contains(keys[$0]) }) else { return false }
+                guard type != ".", set.longest > range.count, range.allSatisfy({ set.hasWord(keys[$0]) }) else { return false }
                 for start in max(0, range.upperBound - set.longest)...range.lowerBound {
                     for end in range.upperBound...min(keys.count, start + set.longest)
                     where end - start > range.count && set.contains(keys[start..<end]) { return true }

@@ -258,8 +258,10 @@ struct PhraseSet: Sendable {
         var first: Character?
     }
     private(set) var longest = 0
-    /// Every word of every phrase.
+    /// Every word of every phrase, and their sketch (`Bits256`): most words that are none are
+    /// ruled out without hashing them (`hasWord`).
     private(set) var words: Set<String> = []
+    private var wordSketch = Bits256()
     /// Sketches (`Bits256`) of `joined`, and of `byLength`'s keys (word count, first byte): a
     /// run that is none is ruled out without making or hashing it.
     private var joinedSketch = Bits256()
@@ -272,6 +274,7 @@ struct PhraseSet: Sendable {
         guard phrases.insert(keys).inserted else { return }
         longest = max(longest, keys.count)
         words.formUnion(keys)
+        for key in keys { wordSketch.insert(Bits256.sketch(key)) }
         joined.insert(keys.joined())
         joinedSketch.insert(Bits256.sketch(joining: keys[...]))
         if phrases.count <= Self.nearMatchLimit {
@@ -287,6 +290,10 @@ struct PhraseSet: Sendable {
         }
     }
 
+    /// Whether `key` is a word of some phrase (keys are in one normalization form, as
+    /// `TextNormalizer.key` makes them: equal keys are equal bytes, and have the same sketch).
+    @inline(__always) func hasWord(_ key: String) -> Bool { wordSketch.contains(Bits256.sketch(key)) && words.contains(key) }
+
     /// Whether the words are one of the phrases (a run whose sketch no phrase has is ruled out
     /// before an array is made and hashed).
     func contains(_ keys: ArraySlice<String>) -> Bool {
@@ -299,7 +306,7 @@ struct PhraseSet: Sendable {
         // A phrase holds only words of the set: none runs past the first key that is not one.
         let most = min(longest, keys.count - start)
         var reach = 0
-        while reach < most, words.contains(keys[start + reach]) { reach += 1 }
+        while reach < most, hasWord(keys[start + reach]) { reach += 1 }
         guard reach > 0 else { return nil }
         return stride(from: reach, through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
     }
@@ -914,7 +921,7 @@ struct SlotSources {
     mutating func isPhrase(_ v: Int, _ keys: [String], _ range: Range<Int>) -> Bool {
         let first = known[v].first
         for unit in range {
-            if flags[first + unit] < 0 { flags[first + unit] = known[v].phrases.words.contains(keys[unit]) ? 1 : 0 }
+            if flags[first + unit] < 0 { flags[first + unit] = known[v].phrases.hasWord(keys[unit]) ? 1 : 0 }
             if flags[first + unit] == 0 { return false }
         }
         return known[v].phrases.contains(keys[range])

@@ -585,7 +585,7 @@ struct DecisionStage: ParseStage {
         for p in frame.parameters {
             guard let span = p.span, spec.parameter(p.name)?.vocabulary == "contactName" else { continue }
             let range = parser.unitRange(of: span, in: u.units)
-            known.formUnion(range.filter { u.units[$0].key.count >= 3 && names.words.contains(u.units[$0].key) })
+            known.formUnion(range.filter { u.units[$0].key.count >= 3 && names.hasWord(u.units[$0].key) })
         }
         return known
     }

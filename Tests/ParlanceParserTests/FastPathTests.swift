@@ -349,6 +349,14 @@ import Testing
                 #expect(sawIt == plain(phrases, said), "\(said) in \(phrases)")
                 if sawIt { seen.near += 1 } else { seen.not += 1 }
             }
+            // Of keys in one normalization form (as `TextNormalizer.key` makes them), the set's
+            // words are those of its phrases.
+            var normalized = PhraseSet()
+            let nfc = phrases.map { $0.map(\.precomposedStringWithCanonicalMapping) }
+            for phrase in nfc { normalized.insert(phrase) }
+            for key in nfc.joined() + (0..<20).map({ _ in word().precomposedStringWithCanonicalMapping }) {
+                #expect(normalized.hasWord(key) == nfc.contains { $0.contains(key) }, "\(key)")
+            }
         }
         // Both answers came up often.
         #expect(seen.near > 500 && seen.not > 500, "\(seen)")

@@ -414,6 +414,11 @@ struct PhraseLexicon: Sendable {
     private var several: [(phrase: [String], lengths: [Int], value: String)] = []
     private var severalByFirst: [Character: [Int]] = [:]
     private var severalFirstBytes = Bits256()
+    /// The sketches of the first and of the second words of `several`: said with one word a
+    /// little different, such a phrase has its first word or its second said exactly, so a
+    /// unit with neither is ruled out before its first character is made.
+    private var severalFirstWords = Bits256()
+    private var severalSecondWords = Bits256()
 
     /// Every insertion, in order: an image of the lexicon replays them (`ImageCodable`), so
     /// that a lexicon read from an image is the one built, down to its scanning order.
@@ -441,6 +446,8 @@ struct PhraseLexicon: Sendable {
                 severalByFirst[first, default: []].append(several.count)
                 several.append((keys, lengths, value))
                 severalFirstBytes.insert(Int(byte))
+                severalFirstWords.insert(Bits256.sketch(keys[0]))
+                severalSecondWords.insert(Bits256.sketch(keys[1]))
             }
         }
         longest = max(longest, keys.count)
@@ -513,6 +520,8 @@ struct PhraseLexicon: Sendable {
         // A phrase of several words with one of them a little different ("tomato soups",
         // "sopas de tomate" for "Tomato Soup", "sopa de tomate"): the plural, or a slip.
         if result.isEmpty, start < keys.count, let byte = keys[start].utf8.first, severalFirstBytes.contains(Int(byte)),
+            severalFirstWords.contains(Bits256.sketch(keys[start]))
+                || (start + 1 < keys.count && severalSecondWords.contains(Bits256.sketch(keys[start + 1]))),
             let first = keys[start].first, let candidates = severalByFirst[first]
         {
             for index in candidates where start + several[index].phrase.count <= keys.count {

@@ -658,6 +658,86 @@ import Testing
         }
     }
 
+    /// An enum lexicon's matches are their plain definition: the phrases said exactly from the
+    /// unit; else the first long one-word phrase one slip off; else each phrase of several words
+    /// with the unit's first character and one word (of four characters or more) one slip off.
+    @Test func enumMatchesAreTheirPlainDefinition() {
+        var generator = Generator(state: 89)
+        let letters = ["a", "b", "o", "ö", "s", "e", "é", "n", "t"]
+        func word() -> String {
+            (0..<Int.random(in: 1...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+        }
+        var seen = (exact: 0, long: 0, several: 0, none: 0)
+        for _ in 0..<150 {
+            var lexicon = PhraseLexicon()
+            var phrases: [(keys: [String], value: String)] = []
+            for n in 0..<Int.random(in: 1...25, using: &generator) {
+                let keys = (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
+                lexicon.insert(keys, value: "v\(n)")
+                if !phrases.contains(where: { $0.keys == keys }) { phrases.append((keys, "v\(n)")) }
+            }
+            let longest = phrases.map(\.keys.count).max() ?? 0
+            for _ in 0..<30 {
+                // A phrase with words around it, often with one word a little changed.
+                var said =
+                    (0..<Int.random(in: 0...1, using: &generator)).map { _ in word() } + phrases.randomElement(using: &generator)!.keys
+                if Bool.random(using: &generator) {
+                    let k = Int.random(in: 0..<said.count, using: &generator)
+                    var scalars = Array(said[k].unicodeScalars)
+                    if scalars.count > 1, Bool.random(using: &generator) {
+                        scalars.remove(at: Int.random(in: 0..<scalars.count, using: &generator))
+                    } else {
+                        scalars.insert(word().unicodeScalars.first!, at: Int.random(in: 0...scalars.count, using: &generator))
+                    }
+                    said[k] = String(String.UnicodeScalarView(scalars))
+                }
+                said += (0..<Int.random(in: 0...1, using: &generator)).map { _ in word() }
+                let lengths = said.map(\.count)
+                for start in said.indices {
+                    var plain: [(Int, String, Bool)] = []
+                    for length in 1...max(1, longest) where start + length <= said.count {
+                        if let entry = phrases.first(where: { $0.keys == Array(said[start..<(start + length)]) }) {
+                            plain.append((start + length, entry.value, true))
+                        }
+                    }
+                    if plain.isEmpty, lengths[start] >= 5,
+                        let near = phrases.first(where: {
+                            $0.keys.count == 1 && $0.keys[0].count >= 5 && abs($0.keys[0].count - lengths[start]) <= 1
+                                && EditDistance.withinOne(said[start], $0.keys[0])
+                        })
+                    {
+                        plain.append((start + 1, near.value, false))
+                    }
+                    if plain.isEmpty {
+                        for phrase in phrases
+                        where phrase.keys.count > 1 && phrase.keys[0].first == said[start].first && start + phrase.keys.count <= said.count
+                        {
+                            let differ = phrase.keys.indices.filter { said[start + $0] != phrase.keys[$0] }
+                            guard differ.count == 1, let n = differ.first else { continue }
+                            if phrase.keys[n].count >= 4, abs(lengths[start + n] - phrase.keys[n].count) <= 1,
+                                EditDistance.withinOne(said[start + n], phrase.keys[n])
+                            {
+                                plain.append((start + phrase.keys.count, phrase.value, false))
+                            }
+                        }
+                    }
+                    let found = lexicon.matches(said, lengths: lengths, from: start)
+                    #expect(found.map { "\($0.0) \($0.1) \($0.2)" } == plain.map { "\($0.0) \($0.1) \($0.2)" }, "\(said) from \(start)")
+                    if found.isEmpty {
+                        seen.none += 1
+                    } else if found[0].2 {
+                        seen.exact += 1
+                    } else if found[0].0 == start + 1 {
+                        seen.long += 1
+                    } else {
+                        seen.several += 1
+                    }
+                }
+            }
+        }
+        #expect(seen.exact > 200 && seen.long > 50 && seen.several > 50 && seen.none > 200, "\(seen)")
+    }
+
     @Test func anIndexTableHoldsWhatADictionaryHolds() {
         var generator = Generator(state: 19)
         var table = IndexTable(capacity: 4)

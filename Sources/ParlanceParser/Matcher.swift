@@ -238,115 +238,154 @@ struct SlotOracle {
     }
 }
 
-/// Key sequences of vocabulary phrases.
+/// Key sequences of vocabulary phrases. The phrases and their indexes are held behind one
+/// reference (`Table`, copied on write): a copy of a set (a context's vocabularies are handed
+/// from stage to stage and run to run) is one reference counted, not a dozen tables.
 struct PhraseSet: Sendable {
-    private var phrases: Set<[String]> = []
-    /// Phrases with their words run together ("bananarific"), for names said split up.
-    private var joined: Set<String> = []
-    /// Phrases by word count and first character, for near matches (kept only for small
-    /// vocabularies).
-    private var byLength: [NearKey: NearPhrases] = [:]
-    /// The phrases of one key for near matching, with their words' `EditDistance.letterMask`s
-    /// (most words are ruled out by them before they are compared): phrase `i`'s word `n` has
-    /// mask `masks[i * count + n]` (the phrases of a key have the same number of words).
-    private struct NearPhrases {
-        var phrases: [[String]] = []
-        var masks: [UInt64] = []
+    private final class Box: @unchecked Sendable {
+        // (Read in place: a set is written only while it is built, by its one owner.)
+        @exclusivity(unchecked) var table: Table
+        init(_ table: Table) { self.table = table }
     }
-    private struct NearKey: Hashable {
-        var count: Int
-        var first: Character?
-    }
-    private(set) var longest = 0
-    /// Every word of every phrase, and their sketch (`Bits256`): most words that are none are
-    /// ruled out without hashing them (`hasWord`).
-    private(set) var words: Set<String> = []
-    private var wordSketch = Bits256()
-    /// Sketches (`Bits256`) of `joined`, and of `byLength`'s keys (word count, first byte): a
-    /// run that is none is ruled out without making or hashing it.
-    private var joinedSketch = Bits256()
-    private var nearSketch = Bits256()
-    /// Vocabularies larger than this get no near matching (it scans the phrases).
-    static let nearMatchLimit = 2_000
+
+    private var box = Box(Table())
+
+    var longest: Int { box.table.longest }
+    /// Every word of every phrase.
+    var words: Set<String> { box.table.words }
+    /// Every phrase (for an image).
+    fileprivate var phrases: Set<[String]> { box.table.phrases }
 
     mutating func insert(_ keys: [String]) {
-        guard !keys.isEmpty else { return }
-        guard phrases.insert(keys).inserted else { return }
-        longest = max(longest, keys.count)
-        words.formUnion(keys)
-        for key in keys { wordSketch.insert(Bits256.sketch(key)) }
-        joined.insert(keys.joined())
-        joinedSketch.insert(Bits256.sketch(joining: keys[...]))
-        if phrases.count <= Self.nearMatchLimit {
-            func add(_ bucket: inout NearPhrases) {
-                bucket.phrases.append(keys)
-                for word in keys { bucket.masks.append(EditDistance.letterMask(word)) }
-            }
-            add(&byLength[NearKey(count: keys.count, first: keys.first?.first), default: NearPhrases()])
-            nearSketch.insert(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil))
-        } else {
-            byLength = [:]
-            nearSketch = Bits256()
-        }
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.table) }
+        box.table.insert(keys)
     }
 
     /// Whether `key` is a word of some phrase (keys are in one normalization form, as
     /// `TextNormalizer.key` makes them: equal keys are equal bytes, and have the same sketch).
-    @inline(__always) func hasWord(_ key: String) -> Bool { wordSketch.contains(Bits256.sketch(key)) && words.contains(key) }
+    @inline(__always) func hasWord(_ key: String) -> Bool { box.table.hasWord(key) }
 
     /// Whether the words are one of the phrases (a run whose sketch no phrase has is ruled out
     /// before an array is made and hashed).
-    func contains(_ keys: ArraySlice<String>) -> Bool {
-        joinedSketch.contains(Bits256.sketch(joining: keys)) && phrases.contains(Array(keys))
-    }
+    func contains(_ keys: ArraySlice<String>) -> Bool { box.table.contains(keys) }
 
     /// The length of the longest phrase said from `start` on, nil when none is.
-    func longestMatch(_ keys: [String], at start: Int) -> Int? {
-        guard start < keys.count else { return nil }
-        // A phrase holds only words of the set: none runs past the first key that is not one.
-        let most = min(longest, keys.count - start)
-        var reach = 0
-        while reach < most, hasWord(keys[start + reach]) { reach += 1 }
-        guard reach > 0 else { return nil }
-        return stride(from: reach, through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
-    }
+    func longestMatch(_ keys: [String], at start: Int) -> Int? { box.table.longestMatch(keys, at: start) }
 
     /// A known phrase said a little differently: split or run together ("banana rific",
     /// "Dschungel Sprint"), or with one slip in words of four letters or more ("Cocunut
     /// Crunch"). For closed slots, which otherwise take known phrases only.
-    func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
-        guard keys.count <= longest + 3 else { return false }
-        if joinedSketch.contains(Bits256.sketch(joining: keys)) {
-            let run = keys.concatenated()
-            if run.characterCount >= 6, joined.contains(run) { return true }
+    func nearlyContains(_ keys: ArraySlice<String>) -> Bool { box.table.nearlyContains(keys) }
+
+    /// Vocabularies larger than this get no near matching (it scans the phrases).
+    static let nearMatchLimit = 2_000
+}
+
+extension PhraseSet {
+    /// What a `PhraseSet` holds.
+    fileprivate struct Table {
+        fileprivate var phrases: Set<[String]> = []
+        /// Phrases with their words run together ("bananarific"), for names said split up.
+        private var joined: Set<String> = []
+        /// Phrases by word count and first character, for near matches (kept only for small
+        /// vocabularies).
+        private var byLength: [NearKey: NearPhrases] = [:]
+        /// The phrases of one key for near matching, with their words' `EditDistance.letterMask`s
+        /// (most words are ruled out by them before they are compared): phrase `i`'s word `n` has
+        /// mask `masks[i * count + n]` (the phrases of a key have the same number of words).
+        private struct NearPhrases {
+            var phrases: [[String]] = []
+            var masks: [UInt64] = []
         }
-        guard nearSketch.contains(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil)),
-            let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)]
-        else { return false }
-        let said = Array(keys)
-        // Each said word's mask, made when first needed (0: not yet; a mask is never 0 for a
-        // word of four characters or more).
-        var masks = [UInt64](repeating: 0, count: said.count)
-        for (i, phrase) in candidates.phrases.enumerated() {
-            var slips = 0
-            var ok = true
-            for n in said.indices where said[n] != phrase[n] {
-                slips += 1
-                guard slips == 1 else {
-                    ok = false
-                    break
+        private struct NearKey: Hashable {
+            var count: Int
+            var first: Character?
+        }
+        private(set) var longest = 0
+        /// Every word of every phrase, and their sketch (`Bits256`): most words that are none are
+        /// ruled out without hashing them (`hasWord`).
+        private(set) var words: Set<String> = []
+        private var wordSketch = Bits256()
+        /// Sketches (`Bits256`) of `joined`, and of `byLength`'s keys (word count, first byte): a
+        /// run that is none is ruled out without making or hashing it.
+        private var joinedSketch = Bits256()
+        private var nearSketch = Bits256()
+
+        mutating func insert(_ keys: [String]) {
+            guard !keys.isEmpty else { return }
+            guard phrases.insert(keys).inserted else { return }
+            longest = max(longest, keys.count)
+            words.formUnion(keys)
+            for key in keys { wordSketch.insert(Bits256.sketch(key)) }
+            joined.insert(keys.joined())
+            joinedSketch.insert(Bits256.sketch(joining: keys[...]))
+            if phrases.count <= PhraseSet.nearMatchLimit {
+                func add(_ bucket: inout NearPhrases) {
+                    bucket.phrases.append(keys)
+                    for word in keys { bucket.masks.append(EditDistance.letterMask(word)) }
                 }
-                if masks[n] == 0 { masks[n] = said[n].characterCount < 4 ? 1 : EditDistance.letterMask(said[n]) }
-                if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], candidates.masks[i * said.count + n])
-                    || !EditDistance.withinOne(said[n], phrase[n])
-                {
-                    ok = false
-                    break
-                }
+                add(&byLength[NearKey(count: keys.count, first: keys.first?.first), default: NearPhrases()])
+                nearSketch.insert(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil))
+            } else {
+                byLength = [:]
+                nearSketch = Bits256()
             }
-            if ok, slips == 1 { return true }
         }
-        return false
+
+        /// `PhraseSet.hasWord`.
+        @inline(__always) func hasWord(_ key: String) -> Bool { wordSketch.contains(Bits256.sketch(key)) && words.contains(key) }
+
+        /// `PhraseSet.contains`.
+        func contains(_ keys: ArraySlice<String>) -> Bool {
+            joinedSketch.contains(Bits256.sketch(joining: keys)) && phrases.contains(Array(keys))
+        }
+
+        /// `PhraseSet.longestMatch`.
+        func longestMatch(_ keys: [String], at start: Int) -> Int? {
+            guard start < keys.count else { return nil }
+            // A phrase holds only words of the set: none runs past the first key that is not one.
+            let most = min(longest, keys.count - start)
+            var reach = 0
+            while reach < most, hasWord(keys[start + reach]) { reach += 1 }
+            guard reach > 0 else { return nil }
+            return stride(from: reach, through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
+        }
+
+        /// `PhraseSet.nearlyContains`.
+        func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
+            guard keys.count <= longest + 3 else { return false }
+            if joinedSketch.contains(Bits256.sketch(joining: keys)) {
+                let run = keys.concatenated()
+                if run.characterCount >= 6, joined.contains(run) { return true }
+            }
+            guard nearSketch.contains(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil)),
+                let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)]
+            else { return false }
+            let said = Array(keys)
+            // Each said word's mask, made when first needed (0: not yet; a mask is never 0 for a
+            // word of four characters or more).
+            var masks = [UInt64](repeating: 0, count: said.count)
+            for (i, phrase) in candidates.phrases.enumerated() {
+                var slips = 0
+                var ok = true
+                for n in said.indices where said[n] != phrase[n] {
+                    slips += 1
+                    guard slips == 1 else {
+                        ok = false
+                        break
+                    }
+                    if masks[n] == 0 { masks[n] = said[n].characterCount < 4 ? 1 : EditDistance.letterMask(said[n]) }
+                    if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], candidates.masks[i * said.count + n])
+                        || !EditDistance.withinOne(said[n], phrase[n])
+                    {
+                        ok = false
+                        break
+                    }
+                }
+                if ok, slips == 1 { return true }
+            }
+            return false
+        }
     }
 }
 

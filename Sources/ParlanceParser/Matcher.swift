@@ -242,54 +242,49 @@ struct SlotOracle {
 /// reference (`Table`, copied on write): a copy of a set (a context's vocabularies are handed
 /// from stage to stage and run to run) is one reference counted, not a dozen tables.
 struct PhraseSet: Sendable {
-    private final class Box: @unchecked Sendable {
-        // (Read in place: a set is written only while it is built, by its one owner.)
-        @exclusivity(unchecked) var table: Table
-        init(_ table: Table) { self.table = table }
-    }
+    private var table = Table()
 
-    private var box = Box(Table())
-
-    var longest: Int { box.table.longest }
+    var longest: Int { table.longest }
     /// Every word of every phrase.
-    var words: Set<String> { box.table.words }
+    var words: Set<String> { table.words }
     /// Every phrase (for an image).
-    fileprivate var phrases: Set<[String]> { box.table.phrases }
+    fileprivate var phrases: Set<[String]> { table.phrases }
 
     mutating func insert(_ keys: [String]) {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.table) }
-        box.table.insert(keys)
+        if !isKnownUniquelyReferenced(&table) { table = table.copy() }
+        table.insert(keys)
     }
 
     /// Whether `key` is a word of some phrase (keys are in one normalization form, as
     /// `TextNormalizer.key` makes them: equal keys are equal bytes, and have the same sketch).
-    @inline(__always) func hasWord(_ key: String) -> Bool { box.table.hasWord(key) }
+    @inline(__always) func hasWord(_ key: String) -> Bool { table.hasWord(key) }
 
     /// Whether the words are one of the phrases (a run whose sketch no phrase has is ruled out
     /// before an array is made and hashed).
-    func contains(_ keys: ArraySlice<String>) -> Bool { box.table.contains(keys) }
+    func contains(_ keys: ArraySlice<String>) -> Bool { table.contains(keys) }
 
     /// The length of the longest phrase said from `start` on, nil when none is.
-    func longestMatch(_ keys: [String], at start: Int) -> Int? { box.table.longestMatch(keys, at: start) }
+    func longestMatch(_ keys: [String], at start: Int) -> Int? { table.longestMatch(keys, at: start) }
 
     /// A known phrase said a little differently: split or run together ("banana rific",
     /// "Dschungel Sprint"), or with one slip in words of four letters or more ("Cocunut
     /// Crunch"). For closed slots, which otherwise take known phrases only.
-    func nearlyContains(_ keys: ArraySlice<String>) -> Bool { box.table.nearlyContains(keys) }
+    func nearlyContains(_ keys: ArraySlice<String>) -> Bool { table.nearlyContains(keys) }
 
     /// Vocabularies larger than this get no near matching (it scans the phrases).
     static let nearMatchLimit = 2_000
 }
 
 extension PhraseSet {
-    /// What a `PhraseSet` holds.
-    fileprivate struct Table {
-        fileprivate var phrases: Set<[String]> = []
+    /// What a `PhraseSet` holds: a class, read in place (a struct stored behind a reference is
+    /// copied to be read); written only while the set is built, by its one owner.
+    fileprivate final class Table: @unchecked Sendable {
+        @exclusivity(unchecked) fileprivate var phrases: Set<[String]> = []
         /// Phrases with their words run together ("bananarific"), for names said split up.
-        private var joined: Set<String> = []
+        @exclusivity(unchecked) private var joined: Set<String> = []
         /// Phrases by word count and first character, for near matches (kept only for small
         /// vocabularies).
-        private var byLength: [NearKey: NearPhrases] = [:]
+        @exclusivity(unchecked) private var byLength: [NearKey: NearPhrases] = [:]
         /// The phrases of one key for near matching, with their words' `EditDistance.letterMask`s
         /// (most words are ruled out by them before they are compared): phrase `i`'s word `n` has
         /// mask `masks[i * count + n]` (the phrases of a key have the same number of words).
@@ -301,17 +296,33 @@ extension PhraseSet {
             var count: Int
             var first: Character?
         }
-        private(set) var longest = 0
+        @exclusivity(unchecked) private(set) var longest = 0
         /// Every word of every phrase, and their sketch (`Bits256`): most words that are none are
         /// ruled out without hashing them (`hasWord`).
-        private(set) var words: Set<String> = []
-        private var wordSketch = Bits256()
+        @exclusivity(unchecked) private(set) var words: Set<String> = []
+        @exclusivity(unchecked) private var wordSketch = Bits256()
         /// Sketches (`Bits256`) of `joined`, and of `byLength`'s keys (word count, first byte): a
         /// run that is none is ruled out without making or hashing it.
-        private var joinedSketch = Bits256()
-        private var nearSketch = Bits256()
+        @exclusivity(unchecked) private var joinedSketch = Bits256()
+        @exclusivity(unchecked) private var nearSketch = Bits256()
 
-        mutating func insert(_ keys: [String]) {
+        init() {}
+
+        /// A table of its own with the same phrases.
+        func copy() -> Table {
+            let made = Table()
+            made.phrases = phrases
+            made.joined = joined
+            made.byLength = byLength
+            made.longest = longest
+            made.words = words
+            made.wordSketch = wordSketch
+            made.joinedSketch = joinedSketch
+            made.nearSketch = nearSketch
+            return made
+        }
+
+        func insert(_ keys: [String]) {
             guard !keys.isEmpty else { return }
             guard phrases.insert(keys).inserted else { return }
             longest = max(longest, keys.count)

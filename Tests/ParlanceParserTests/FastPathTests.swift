@@ -738,6 +738,18 @@ import Testing
         #expect(seen.exact > 200 && seen.long > 50 && seen.several > 50 && seen.none > 200, "\(seen)")
     }
 
+    /// A phrase set is a value: a copy keeps its phrases when the set it was copied from grows.
+    @Test func aCopyOfAPhraseSetKeepsItsPhrases() {
+        var grown = PhraseSet()
+        grown.insert(["tomato", "soup"])
+        let copy = grown
+        grown.insert(["bean", "stew", "pot"])
+        #expect(grown.contains(["bean", "stew", "pot"][...]) && grown.longest == 3 && grown.hasWord("bean"))
+        #expect(!copy.contains(["bean", "stew", "pot"][...]) && copy.longest == 2 && !copy.hasWord("bean"))
+        #expect(copy.contains(["tomato", "soup"][...]) && copy.nearlyContains(["tomato", "soups"][...]))
+        #expect(!copy.nearlyContains(["bean", "stews", "pot"][...]) && grown.nearlyContains(["bean", "stews", "pot"][...]))
+    }
+
     @Test func anIndexTableHoldsWhatADictionaryHolds() {
         var generator = Generator(state: 19)
         var table = IndexTable(capacity: 4)

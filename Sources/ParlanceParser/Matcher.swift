@@ -822,21 +822,11 @@ struct IndexTable {
         /// The generation the slot was filled in.
         var generation: UInt32
     }
+    fileprivate static let empty = Entry(key: -1, value: 0, generation: 0)
 
-    /// The slots, in memory of their own: a change is a store, with no uniqueness check. A
-    /// table is its storage (a copy shares it); each matcher scratch has its own tables.
-    private final class Storage {
-        let entries: UnsafeMutablePointer<Entry>
-        let size: Int
-
-        init(size: Int) {
-            self.size = size
-            entries = .allocate(capacity: size)
-            entries.initialize(repeating: Entry(key: -1, value: 0, generation: 0), count: size)
-        }
-
-        deinit { entries.deallocate() }
-    }
+    /// The slots (`FixedBuffer`). A table is its storage (a copy shares it); each matcher
+    /// scratch has its own tables.
+    private typealias Storage = FixedBuffer<Entry>
 
     private var storage: Storage
     private var mask: Int
@@ -847,7 +837,7 @@ struct IndexTable {
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size *= 2 }
-        storage = Storage(size: size)
+        storage = Storage(size: size, initial: IndexTable.empty)
         mask = size - 1
     }
 
@@ -893,7 +883,7 @@ struct IndexTable {
     private mutating func grow() {
         let old = storage
         let current = generation
-        storage = Storage(size: old.size * 2)
+        storage = Storage(size: old.size * 2, initial: IndexTable.empty)
         mask = storage.size - 1
         generation = 1
         for k in 0..<old.size where old.entries[k].generation == current {
@@ -903,24 +893,26 @@ struct IndexTable {
     }
 }
 
+/// Memory of its own for `size` plain values, each set to `initial` at first: a change is a
+/// store, with no uniqueness check (the tables of a matcher's scratch).
+final class FixedBuffer<Element> {
+    let entries: UnsafeMutablePointer<Element>
+    let size: Int
+
+    init(size: Int, initial: Element) {
+        self.size = size
+        entries = .allocate(capacity: size)
+        entries.initialize(repeating: initial, count: size)
+    }
+
+    deinit { entries.deallocate() }
+}
+
 /// The slot matches a run has worked out, by (position, slot): one entry per pair, read and
 /// written in place (no hashing), each marked with the run it was written in, so that a new
 /// run empties the table by counting one more run.
 struct SlotTable {
-    private final class Storage {
-        var entries: UnsafeMutablePointer<UInt64>
-        var size: Int
-
-        init(size: Int) {
-            self.size = size
-            entries = .allocate(capacity: size)
-            entries.initialize(repeating: 0, count: size)
-        }
-
-        deinit { entries.deallocate() }
-    }
-
-    private var storage = Storage(size: 0)
+    private var storage = FixedBuffer<UInt64>(size: 0, initial: 0)
     /// The current run (from 1: an entry of run 0 was never written).
     private var run: UInt32 = 1
     /// Slots per position in the current run.
@@ -937,7 +929,7 @@ struct SlotTable {
             run += 1
         }
         let size = positions * slots
-        if size > storage.size { storage = Storage(size: max(size, storage.size * 2)) }
+        if size > storage.size { storage = FixedBuffer(size: max(size, storage.size * 2), initial: 0) }
     }
 
     /// The value of (position, slot) in this run, nil when none was set.

@@ -316,7 +316,8 @@ enum FallbackFeatures {
                     padded[0] = UInt8(ascii: "<")
                     let end = write(word, into: buffer, at: 9) - 8
                     padded[end] = UInt8(ascii: ">")
-                    for k in 0...(end - 2) {
+                    // (An empty word, "<>", has no trigram.)
+                    for k in stride(from: 0, through: end - 2, by: 1) {
                         start(UInt8(ascii: "c"))
                         buffer[2] = padded[k]
                         buffer[3] = padded[k + 1]

@@ -535,7 +535,7 @@ extension Automaton: ImageCodable {
         wordMasks = try image.readPlain()
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
         guard needs.count == count, reads.count == count, wordMasks.count == count else {
-            throw ImageError("an automaton's needs do not fit its states")
+            throw ImageError("an automaton's needs, reads or word masks do not fit its states")
         }
         deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:

@@ -201,6 +201,50 @@ struct Automaton: Sendable {
     /// searching the state's steps (most matches the matcher tries next cannot read on).
     private(set) var wordMasks: [UInt32] = []
 
+    /// Per state, a sketch of the words a match standing in it may read as its next word: the
+    /// bits (`wordBit`) of its own words and fillers (`wordMasks`) and of those the states its
+    /// slots lead to may read next; every bit (`Automaton.acceptsWithoutWord`) when it may reach
+    /// an accepting state without reading a word (set by `close`). A match none of whose bits
+    /// a unit after it has cannot be accepted: the matcher drops it, and does not work out the
+    /// values of a slot whose steps all lead to such states.
+    private(set) var aheadMasks: [UInt32] = []
+
+    /// The `aheadMasks` of a state that may be accepted without reading another word.
+    static let acceptsWithoutWord: UInt32 = ~0
+
+    /// Per state, the words it may read next (`aheadMasks`): its own words, then, back along
+    /// the slot steps, those of the states they lead to, until nothing changes.
+    static func aheadMasks(states: Int, wordMasks: [UInt32], slots: StepView, ends: StepView) -> [UInt32] {
+        guard states > 0, wordMasks.count == states, slots.starts.count == states + 1, ends.starts.count == states + 1 else {
+            return [UInt32](repeating: acceptsWithoutWord, count: states)
+        }
+        var masks = wordMasks
+        for state in 0..<states where !ends[state].isEmpty { masks[state] = acceptsWithoutWord }
+        // The slot steps reversed: for each target, the states whose slots lead to it.
+        var counts = [Int32](repeating: 0, count: states + 1)
+        for step in slots.steps { counts[Int(step.target) + 1] += 1 }
+        for k in 0..<states { counts[k + 1] += counts[k] }
+        var next = counts
+        var sources = [Int32](repeating: 0, count: Int(counts[states]))
+        for state in 0..<states {
+            for step in slots[state] {
+                sources[Int(next[Int(step.target)])] = Int32(state)
+                next[Int(step.target)] += 1
+            }
+        }
+        var pending = (0..<states).map { Int32($0) }
+        while let target = pending.popLast() {
+            let mask = masks[Int(target)]
+            for k in Int(counts[Int(target)])..<Int(counts[Int(target) + 1]) {
+                let source = Int(sources[k])
+                guard masks[source] | mask != masks[source] else { continue }
+                masks[source] |= mask
+                pending.append(Int32(source))
+            }
+        }
+        return masks
+    }
+
     /// A word's bit in `wordMasks` (its id's hash, one of 32).
     @inline(__always) static func wordBit(_ id: Int32) -> UInt32 {
         1 << UInt32((UInt64(UInt32(bitPattern: id)) &* 0x9E37_79B9_7F4A_7C15) >> 59)
@@ -303,6 +347,7 @@ struct Automaton: Sendable {
         reads = Self.reads(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slips: slipSteps.view, slots: slotSteps.view)
         wordMasks = Self.wordMasks(states: count, words: wordSteps.view, fillers: fillerSteps.view)
+        aheadMasks = Self.aheadMasks(states: count, wordMasks: wordMasks, slots: slotSteps.view, ends: endSteps.view)
         needs = Self.needs(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slots: slotSteps.view, ends: endSteps.view,
             slotReadsNothing: slotPlans.map { $0.kind == .app })
@@ -517,6 +562,7 @@ extension Automaton: ImageCodable {
         image.writePlain(needs)
         image.writePlain(reads)
         image.writePlain(wordMasks)
+        image.writePlain(aheadMasks)
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -533,9 +579,10 @@ extension Automaton: ImageCodable {
         needs = try image.readPlain()
         reads = try image.readPlain()
         wordMasks = try image.readPlain()
+        aheadMasks = try image.readPlain()
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        guard needs.count == count, reads.count == count, wordMasks.count == count else {
-            throw ImageError("an automaton's needs, reads or word masks do not fit its states")
+        guard needs.count == count, reads.count == count, wordMasks.count == count, aheadMasks.count == count else {
+            throw ImageError("an automaton's needs, reads, word masks or words ahead do not fit its states")
         }
         deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:

@@ -1006,8 +1006,13 @@ struct MatcherScratch {
     var arena = PathArena(reserving: 256)
     var agenda = IndexTable(capacity: 256)
     var slotCache = SlotTable()
-    /// The words the current position's unit is one slip from (`Automaton.nearWords`).
+    /// The words each unit is one slip from (`Automaton.nearWords`), one unit after another,
+    /// and where each offset's start (`nearStarts`).
     var near: [Int32] = []
+    var nearStarts: [Int32] = []
+    /// Per offset, the bits (`Automaton.wordBit`) of the words the units from there on may be
+    /// read as (their words and the words they are one slip from).
+    var readableAfter: [UInt32] = []
     /// Each offset's states with their best paths (`state << 32 | path index`).
     var states: [[Int]] = []
     /// How many of `states` the current run has (those after it are empty).
@@ -1024,6 +1029,8 @@ struct MatcherScratch {
         arena.removeAll()
         agenda.removeAll()
         near.empty()
+        nearStarts.empty()
+        readableAfter.empty()
         // Only the offsets the last run had can hold states (the list keeps the longest run's).
         for k in 0..<min(used, states.count) { states[k].empty() }
         while states.count <= length { states.append([]) }
@@ -1081,6 +1088,8 @@ final class AutomatonMatcher {
     /// template has).
     private let wordMasks: [UInt32]
     private let wordBits: [UInt32]
+    /// `Automaton.aheadMasks`.
+    private let aheadMasks: [UInt32]
 
     /// A matcher of `automaton` over the oracle's units. `prunes`: whether matches that cannot
     /// end (`Automaton.needs`) or cannot read the next unit (`Automaton.reads`) are dropped
@@ -1103,6 +1112,10 @@ final class AutomatonMatcher {
         let keys = self.keys
         let ids = keys.map { shared.automaton.id(of: $0) }
         self.wordMasks = shared.automaton.wordMasks
+        self.aheadMasks =
+            prunes
+            ? shared.automaton.aheadMasks
+            : [UInt32](repeating: Automaton.acceptsWithoutWord, count: shared.automaton.aheadMasks.count)
         self.wordBits = ids.map { $0.map(Automaton.wordBit) ?? 0 }
         let lengths = keys.map(\.characterCount)
         self.ids = ids
@@ -1159,6 +1172,8 @@ final class AutomatonMatcher {
         var states: [[Int]] = []
         var slotCache = scratch.slotCache
         var near: [Int32] = []
+        var nearStarts: [Int32] = []
+        var readableAfter: [UInt32] = []
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
         var sources = SlotSources()
@@ -1170,15 +1185,38 @@ final class AutomatonMatcher {
             swap(&states, &scratch.states)
             swap(&slotCache, &scratch.slotCache)
             swap(&near, &scratch.near)
+            swap(&nearStarts, &scratch.nearStarts)
+            swap(&readableAfter, &scratch.readableAfter)
             swap(&slotMatchList, &scratch.slotMatches)
             swap(&slotRanges, &scratch.slotRanges)
         }
         exchange()
         defer { exchange() }
         slotCache.reset(positions: length + 1, slots: shared.automaton.slots.count)
+        // The grammar words each unit of four characters or more that no template has is one
+        // slip from (`near`, the offset's at `nearStarts[offset]..<nearStarts[offset + 1]`), and
+        // the bits (`Automaton.wordBit`) of what the units from each offset on may be read as
+        // (`readableAfter`): their words and the words they are one slip from.
+        for offset in 0..<length {
+            nearStarts.append(Int32(near.count))
+            let position = from + offset
+            if lengths[position] >= 4, ids[position] == nil {
+                shared.automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
+            }
+        }
+        nearStarts.append(Int32(near.count))
+        for _ in 0...length { readableAfter.append(0) }
+        for offset in stride(from: length - 1, through: 0, by: -1) {
+            var bits = wordBits[from + offset]
+            for k in Int(nearStarts[offset])..<Int(nearStarts[offset + 1]) { bits |= Automaton.wordBit(near[k]) }
+            readableAfter[offset] = readableAfter[offset + 1] | bits
+        }
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             // A match that cannot reach an accepting state in the units left is dropped.
             guard Int(needs[state]) <= length - at else { return }
+            // Nor is one that cannot read any of the words its templates have next.
+            let ahead = aheadMasks[state]
+            guard ahead & readableAfter[at] != 0 || ahead == Automaton.acceptsWithoutWord else { return }
             // Nor is one listed that cannot read the next unit: no slot, no step of its word, no
             // slip for a word no template has, no skip for a bending path.
             if at < length {
@@ -1222,10 +1260,9 @@ final class AutomatonMatcher {
         defer { meter?.spend(steps) }
         for offset in 0...length {
             let position = from + offset
-            // The grammar words the unit here is one slip from (`near`), found when a state
-            // first has slip steps: only for units of four characters or more no template has.
-            var nearFound = !(position < to && lengths[position] >= 4 && ids[position] == nil)
-            near.empty()
+            // The grammar words the unit here is one slip from (`near`, made when a state first
+            // has slip steps): only for units of four characters or more no template has.
+            let slipped = position < to && lengths[position] >= 4 && ids[position] == nil
             // States in a fixed order, so that ties between equal scores always fall the same way
             // (no state is listed twice at an offset, so the path indices never decide).
             states[offset].sortAscending()
@@ -1280,17 +1317,13 @@ final class AutomatonMatcher {
                     }
                 }
                 // One slip ("mesage", "sned") only for words the grammar does not know.
-                if !(nearFound && near.isEmpty), !slipSteps[state].isEmpty {
-                    if !nearFound {
-                        shared.automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
-                        nearFound = true
-                    }
+                if slipped, !slipSteps[state].isEmpty {
                     // The state's slip steps in their order, those that read a near word: the
                     // steps are sorted by key and `near` ascends (each word once), so the steps of
                     // each near word in turn are those steps in that order, found without reading
                     // the others.
-                    for id in near {
-                        for step in slipSteps.steps(of: state, reading: id) {
+                    for k in Int(nearStarts[offset])..<Int(nearStarts[offset + 1]) {
+                        for step in slipSteps.steps(of: state, reading: near[k]) {
                             let score = path.score + MatchScores.fuzzyLiteral
                             advance(offset + 1, step.state, score) {
                                 $0.add(
@@ -1302,6 +1335,10 @@ final class AutomatonMatcher {
                 }
                 guard !afterSkip else { continue }
                 for step in slotSteps[state] {
+                    // A slot whose matches lead where no unit after them can be read is not
+                    // worked out (a value ends one unit on at the soonest).
+                    let ahead = aheadMasks[step.state]
+                    guard ahead & readableAfter[offset + 1] != 0 || ahead == Automaton.acceptsWithoutWord else { continue }
                     let list: Int
                     if let known = slotCache.value(position: offset, slot: Int(step.key)) {
                         list = Int(known)

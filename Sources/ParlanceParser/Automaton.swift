@@ -406,11 +406,35 @@ struct Automaton: Sendable {
         return need
     }
 
+    /// Per slot with twins, the first of them (-1 for a slot without): slots of the same kind
+    /// whose captures add the same to a score match the same values at any position, and only
+    /// the parameter their captures fill differs ("recipients" and "contacts", both names of
+    /// the contacts' vocabulary). An enum slot is its parameter's lexicon's: twin to none.
+    private(set) var slotTwins: [Int32] = []
+
+    static func twins(_ slots: [Slot]) -> [Int32] {
+        struct Twin: Hashable {
+            let kind: Slot.Kind
+            let captures: Bool
+        }
+        var groups: [Twin: [Int]] = [:]
+        for (id, slot) in slots.enumerated() {
+            if case .enumeration = slot.kind { continue }
+            groups[Twin(kind: slot.kind, captures: SlotPlan(slot).bonus != 0), default: []].append(id)
+        }
+        var twins = [Int32](repeating: -1, count: slots.count)
+        for members in groups.values where members.count > 1 {
+            for id in members { twins[id] = Int32(members[0]) }
+        }
+        return twins
+    }
+
     /// What a closed automaton looks words and slots up in, derived from its words, their
     /// lengths and its slots (when it is closed, and when it is read from an image).
     private mutating func deriveLookups() {
         wordTable = FeatureTable(words)
         slotPlans = slots.map(SlotPlan.init)
+        slotTwins = Self.twins(slots)
         slipWords = SlipIndex(words: words, lengths: wordLengths)
     }
 

@@ -1090,10 +1090,13 @@ final class AutomatonMatcher {
     private let wordBits: [UInt32]
     /// `Automaton.aheadMasks`.
     private let aheadMasks: [UInt32]
+    /// `Automaton.slotTwins`.
+    private let twins: [Int32]
 
     /// A matcher of `automaton` over the oracle's units. `prunes`: whether matches that cannot
-    /// end (`Automaton.needs`) or cannot read the next unit (`Automaton.reads`) are dropped
-    /// (always, but for tests that compare with keeping them).
+    /// end (`Automaton.needs`), cannot read the next unit (`Automaton.reads`) or none of the
+    /// units after it (`Automaton.aheadMasks`) are dropped, and twin slots' matches copied
+    /// (`Automaton.slotTwins`): always, but for tests that compare with the plain ways.
     init(automaton shared: SharedAutomaton, oracle: SlotOracle, bend: Bool = false, prunes: Bool = true) {
         self.shared = shared
         // (Read through `shared` each time: a local copy of the automaton would count a
@@ -1116,6 +1119,7 @@ final class AutomatonMatcher {
             prunes
             ? shared.automaton.aheadMasks
             : [UInt32](repeating: Automaton.acceptsWithoutWord, count: shared.automaton.aheadMasks.count)
+        self.twins = prunes ? shared.automaton.slotTwins : [Int32](repeating: -1, count: shared.automaton.slotTwins.count)
         self.wordBits = ids.map { $0.map(Automaton.wordBit) ?? 0 }
         let lengths = keys.map(\.characterCount)
         self.ids = ids
@@ -1192,7 +1196,11 @@ final class AutomatonMatcher {
         }
         exchange()
         defer { exchange() }
-        slotCache.reset(positions: length + 1, slots: shared.automaton.slots.count)
+        // Each slot's matches by position, and after them, by slot twin (`Automaton.slotTwins`),
+        // the first matches worked out for any slot of the twins.
+        let slotCount = shared.automaton.slots.count
+        let twins = self.twins
+        slotCache.reset(positions: length + 1, slots: 2 * slotCount)
         // The grammar words each unit of four characters or more that no template has is one
         // slip from (`near`, the offset's at `nearStarts[offset]..<nearStarts[offset + 1]`), and
         // the bits (`Automaton.wordBit`) of what the units from each offset on may be read as
@@ -1342,6 +1350,21 @@ final class AutomatonMatcher {
                     let list: Int
                     if let known = slotCache.value(position: offset, slot: Int(step.key)) {
                         list = Int(known)
+                    } else if case let twin = Int(twins[Int(step.key)]), twin >= 0,
+                        let made = slotCache.value(position: offset, slot: slotCount + twin)
+                    {
+                        // A twin's matches, the same values captured for this slot.
+                        list = slotRanges.count
+                        let first = slotMatchList.count
+                        for k in slotRanges[Int(made)] {
+                            var match = slotMatchList[k]
+                            var captured = arena.captures[Int(match.capture)]
+                            captured.slot = Int32(step.key)
+                            match.capture = arena.add(captured)
+                            slotMatchList.append(match)
+                        }
+                        slotRanges.append(first..<slotMatchList.count)
+                        slotCache.set(Int32(list), position: offset, slot: Int(step.key))
                     } else {
                         list = slotRanges.count
                         let first = slotMatchList.count
@@ -1349,6 +1372,8 @@ final class AutomatonMatcher {
                             Int(step.key), at: position, limit: to, into: &arena, appending: &slotMatchList, sources: &sources)
                         slotRanges.append(first..<slotMatchList.count)
                         slotCache.set(Int32(list), position: offset, slot: Int(step.key))
+                        let twin = Int(twins[Int(step.key)])
+                        if twin >= 0 { slotCache.set(Int32(list), position: offset, slot: slotCount + twin) }
                     }
                     for k in slotRanges[list] {
                         let match = slotMatchList[k]

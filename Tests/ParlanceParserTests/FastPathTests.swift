@@ -269,6 +269,35 @@ import Testing
         #expect(seen.all > 50 && seen.some > 50 && seen.none > 50, "\(seen)")
     }
 
+    /// Slots of the same kind that capture alike are twins (the first of them named), enum
+    /// slots and slots alone in their kind none.
+    @Test func twinSlotsAreThoseOfTheSameKind() {
+        var automaton = Automaton()
+        let kinds: [(String, Automaton.Slot.Kind)] = [
+            ("recipients", .free(maxLength: 8, list: true, vocabulary: "contacts", perToken: -0.4, names: true)),
+            ("content", .free(maxLength: 80, list: false, vocabulary: nil, perToken: -0.02, names: false)),
+            ("contacts", .free(maxLength: 8, list: true, vocabulary: "contacts", perToken: -0.4, names: true)),
+            ("_", .free(maxLength: 8, list: true, vocabulary: "contacts", perToken: -0.4, names: true)),
+            ("amount", .entity(["currencyAmount"])), ("price", .entity(["currencyAmount"])), ("when", .entity(["date"])),
+            ("billType", .enumeration), ("callType", .enumeration),
+            ("note", .free(maxLength: 80, list: false, vocabulary: nil, perToken: -0.02, names: false))
+        ]
+        var state = automaton.newState()
+        let start = state
+        for (parameter, kind) in kinds {
+            let next = automaton.newState()
+            automaton.connect(state, .slot(Automaton.Slot(parameter: parameter, kind: kind)), next)
+            state = next
+        }
+        automaton.close(start: start, accepting: [state])
+        let names = automaton.slots.map(\.parameter)
+        let twins = automaton.slotTwins.map { $0 < 0 ? nil : names[Int($0)] }
+        #expect(
+            twins == [
+                "recipients", "content", "recipients", nil, "amount", "amount", nil, nil, nil, "content"
+            ], "\(zip(names, twins).map { "\($0) \($1 ?? "-")" })")
+    }
+
     /// A state's word mask has the bit of every word its word and filler steps read (a clear
     /// bit rules a word out), and its slip steps are its word steps of four letters or more,
     /// sorted by word with each word's steps in their order; an image keeps both.
@@ -303,17 +332,20 @@ import Testing
 
     /// Matches dropped because they cannot end in the units left (`needs`), cannot read the
     /// next unit (`reads`, `wordMasks`) or can read none of the words said after them
-    /// (`aheadMasks`, slips included), and slots not worked out because their steps lead only
-    /// to such matches: the same results as keeping them all.
+    /// (`aheadMasks`, slips included), slots not worked out because their steps lead only to
+    /// such matches, and a slot's matches copied from its twin's (`slotTwins`): the same
+    /// results as keeping them all and working out every slot.
     @Test func droppingMatchesThatCannotEndOrReadChangesNoResult() {
         var generator = Generator(state: 71)
         let vocabulary = ["send", "message", "to", "please", "now", "call"]
         var compared = (results: 0, runs: 0)
         let free = Automaton.Slot(
             parameter: "content", kind: .free(maxLength: 4, list: false, vocabulary: nil, perToken: -0.1, names: false))
+        // A twin of it: another parameter, the same values.
+        let twin = Automaton.Slot(parameter: "note", kind: free.kind)
         for _ in 0..<60 {
             let (automaton, states) = Self.randomAutomaton(
-                &generator, states: 30, edges: [.filler("please"), .filler("now"), .slot(free)] + vocabulary.map { .word($0) })
+                &generator, states: 30, edges: [.filler("please"), .filler("now"), .slot(free), .slot(twin)] + vocabulary.map { .word($0) })
             for _ in 0..<20 {
                 // Words of the grammar, one slip off one ("mesage"), and words it has not.
                 let said = vocabulary + ["mesage", "sned", "hello", "x", "Bobo"]

@@ -9,7 +9,7 @@ import Testing
 @Suite struct NormalizerMemoTests {
     static let words = [
         "für", "Über", "Straße", "número", "Íñigo", "l’album", "ＢＯＢＯ", "Ёлка", "北京", "e\u{301}té", "ǅemal", "ﬁn",
-        "Ⅻ", "Çağrı", "MÜNCHEN",
+        "Ⅻ", "Çağrı", "MÜNCHEN"
     ]
 
     @Test func foldsAndKeysAreICUsEveryTime() throws {

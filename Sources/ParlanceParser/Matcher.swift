@@ -107,6 +107,11 @@ struct SlotBinding: Sendable {
         func matches(_ keys: [String], lengths: [Int], from start: Int) -> [(Int, String, Bool)] {
             lexicon.matches(keys, lengths: lengths, from: start)
         }
+
+        /// `PhraseLexicon.startsExactly`, read in place.
+        func startsExactly(_ keys: [String], at start: Int, knownFirst: Bool) -> Bool {
+            lexicon.startsExactly(keys, at: start, knownFirst: knownFirst)
+        }
     }
 
     init() {}
@@ -218,9 +223,10 @@ struct SlotOracle {
     }
 
     /// The lexicons by the first word of each of their phrases, with the words' sketch
-    /// (`Bits256`): most units are ruled out without hashing them.
+    /// (`Bits256`): most units are ruled out without hashing them. (Each lexicon behind a
+    /// reference: read in place, not copied with its dozen tables for each unit asked.)
     struct StartWords: Sendable {
-        var lexicons: [String: [PhraseLexicon]] = [:]
+        var lexicons: [String: [SlotBinding.Shared]] = [:]
         var sketch = Bits256()
     }
 
@@ -228,8 +234,8 @@ struct SlotOracle {
     static func startWords(_ enumerations: [String: PhraseLexicon]) -> StartWords {
         var words = StartWords()
         for name in enumerations.keys.sorted() {
-            let lexicon = enumerations[name]!
-            for word in lexicon.firstWords {
+            let lexicon = SlotBinding.Shared(enumerations[name]!)
+            for word in lexicon.lexicon.firstWords {
                 words.lexicons[word, default: []].append(lexicon)
                 words.sketch.insert(Bits256.sketch(word))
             }
@@ -1411,7 +1417,8 @@ final class AutomatonMatcher {
             guard let app = oracle.app, app.lowerBound == position, app.upperBound <= limit else { return }
             match(app.upperBound, MatchScores.literal, captured(app, .app), app.count)
         case .entity:
-            guard case .entity(let types) = shared.automaton.slots[id].kind, let entities = oracle.entities[position] else { return }
+            // (No entity here, most often: found before the slot's types are read.)
+            guard let entities = oracle.entities[position], case .entity(let types) = shared.automaton.slots[id].kind else { return }
             for (k, (end, entity)) in entities.enumerated()
             where end <= limit && types.contains(entity.type.rawValue) {
                 match(end, MatchScores.entity, captured(position..<end, .entity, first: k), end - position)

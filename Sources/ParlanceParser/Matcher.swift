@@ -1225,6 +1225,9 @@ final class AutomatonMatcher {
             for k in Int(nearStarts[offset])..<Int(nearStarts[offset + 1]) { bits |= Automaton.wordBit(near[k]) }
             readableAfter[offset] = readableAfter[offset + 1] | bits
         }
+        // Every slot's value reads a unit at least (a free slot's a word, an entity's, an enum
+        // phrase's, a goal's), but for an app's slot given an empty mention.
+        let shortestValue = oracle.app?.isEmpty == true ? 0 : 1
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             // A match that cannot reach an accepting state in the units left is dropped.
             guard Int(needs[state]) <= length - at else { return }
@@ -1274,8 +1277,8 @@ final class AutomatonMatcher {
         defer { meter?.spend(steps) }
         for offset in 0...length {
             let position = from + offset
-            // The grammar words the unit here is one slip from (`near`, made when a state first
-            // has slip steps): only for units of four characters or more no template has.
+            // Whether the unit here may be read with a slip (`near`, made as the run starts): only
+            // a unit of four characters or more that no template has.
             let slipped = position < to && lengths[position] >= 4 && ids[position] == nil
             // States in a fixed order, so that ties between equal scores always fall the same way
             // (no state is listed twice at an offset, so the path indices never decide).
@@ -1350,9 +1353,11 @@ final class AutomatonMatcher {
                 guard !afterSkip else { continue }
                 for step in slotSteps[state] {
                     // A slot whose matches lead where no unit after them can be read is not
-                    // worked out (a value ends one unit on at the soonest).
+                    // worked out (its values end `shortestValue` units on at the soonest).
                     let ahead = aheadMasks[step.state]
-                    guard ahead & readableAfter[offset + 1] != 0 || ahead == Automaton.acceptsWithoutWord else { continue }
+                    guard ahead & readableAfter[offset + shortestValue] != 0 || ahead == Automaton.acceptsWithoutWord else {
+                        continue
+                    }
                     let list: Int
                     if let known = slotCache.value(position: offset, slot: Int(step.key)) {
                         list = Int(known)

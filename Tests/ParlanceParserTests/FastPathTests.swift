@@ -343,9 +343,12 @@ import Testing
             parameter: "content", kind: .free(maxLength: 4, list: false, vocabulary: nil, perToken: -0.1, names: false))
         // A twin of it: another parameter, the same values.
         let twin = Automaton.Slot(parameter: "note", kind: free.kind)
+        // And an app's slot, over a mention of one unit or an empty one (a value of no unit).
+        let app = Automaton.Slot(parameter: "app", kind: .app)
         for _ in 0..<60 {
             let (automaton, states) = Self.randomAutomaton(
-                &generator, states: 30, edges: [.filler("please"), .filler("now"), .slot(free), .slot(twin)] + vocabulary.map { .word($0) })
+                &generator, states: 30,
+                edges: [.filler("please"), .filler("now"), .slot(free), .slot(twin), .slot(app)] + vocabulary.map { .word($0) })
             for _ in 0..<20 {
                 // Words of the grammar, one slip off one ("mesage"), and words it has not.
                 let said = vocabulary + ["mesage", "sned", "hello", "x", "Bobo"]
@@ -357,8 +360,10 @@ import Testing
                     let token = Token(text: word, normalized: key, key: key, kind: .word, span: Span(offset, offset + word.count))
                     return MatchUnit(key: key, token: token, commaBefore: false)
                 }
+                let at = Int.random(in: 0..<units.count, using: &generator)
+                let mention = [nil, at..<at, at..<(at + 1)].randomElement(using: &generator)!
                 let oracle = SlotOracle(
-                    units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), app: nil)
+                    units: units, entities: [:], vocabularies: [:], binding: SlotBinding(), app: mention)
                 for bend in [false, true] {
                     func results(_ prunes: Bool) -> [String] {
                         AutomatonMatcher(automaton: SharedAutomaton(automaton), oracle: oracle, bend: bend, prunes: prunes)

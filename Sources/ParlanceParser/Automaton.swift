@@ -221,17 +221,7 @@ struct Automaton: Sendable {
         var masks = wordMasks
         for state in 0..<states where !ends[state].isEmpty { masks[state] = acceptsWithoutWord }
         // The slot steps reversed: for each target, the states whose slots lead to it.
-        var counts = [Int32](repeating: 0, count: states + 1)
-        for step in slots.steps { counts[Int(step.target) + 1] += 1 }
-        for k in 0..<states { counts[k + 1] += counts[k] }
-        var next = counts
-        var sources = [Int32](repeating: 0, count: Int(counts[states]))
-        for state in 0..<states {
-            for step in slots[state] {
-                sources[Int(next[Int(step.target)])] = Int32(state)
-                next[Int(step.target)] += 1
-            }
-        }
+        let (counts, sources) = reversed(states: states, [slots]) { _, state, _ in Int32(state) }
         var pending = (0..<states).map { Int32($0) }
         while let target = pending.popLast() {
             let mask = masks[Int(target)]
@@ -353,6 +343,30 @@ struct Automaton: Sendable {
             slotReadsNothing: slotPlans.map { $0.kind == .app })
     }
 
+    /// The steps of `tables` reversed, for walks back from a state to those that lead to it: the
+    /// steps into state `t` are `sources[starts[t]..<starts[t + 1]]`, each made by `source`
+    /// from its table's index, its state and the step (tables, then states, in order).
+    static func reversed<Source>(
+        states: Int, _ tables: [StepView], _ source: (Int, Int, Step) -> Source
+    ) -> (starts: [Int32], sources: [Source]) {
+        var starts = [Int32](repeating: 0, count: states + 1)
+        for table in tables {
+            for step in table.steps { starts[Int(step.target) + 1] += 1 }
+        }
+        for k in 0..<states { starts[k + 1] += starts[k] }
+        var next = starts
+        var sources: [Source?] = Array(repeating: nil, count: Int(starts[states]))
+        for (n, table) in tables.enumerated() {
+            for state in 0..<states {
+                for step in table[state] {
+                    sources[Int(next[Int(step.target)])] = source(n, state, step)
+                    next[Int(step.target)] += 1
+                }
+            }
+        }
+        return (starts, sources.map { $0! })
+    }
+
     /// Per state, the fewest units from it to an accepting state (`needs`): a breadth-first
     /// walk back from the states that accept, over the steps that read a unit (a word, a
     /// filler) and the slots (a unit, but none for an app's slot, which may be given empty).
@@ -360,21 +374,8 @@ struct Automaton: Sendable {
         states: Int, words: StepView, fillers: StepView, slots: StepView, ends: StepView, slotReadsNothing: [Bool]
     ) -> [UInt8] {
         // The steps reversed: for each target, its sources with what the step costs.
-        var counts = [Int32](repeating: 0, count: states + 1)
-        for table in [words, fillers, slots] {
-            for step in table.steps { counts[Int(step.target) + 1] += 1 }
-        }
-        for k in 0..<states { counts[k + 1] += counts[k] }
-        var next = counts
-        var sources = [(state: Int32, cost: UInt8)](repeating: (0, 0), count: Int(counts[states]))
-        for (n, table) in [words, fillers, slots].enumerated() {
-            for state in 0..<states {
-                for step in table[state] {
-                    let cost: UInt8 = n == 2 && slotReadsNothing[Int(step.key)] ? 0 : 1
-                    sources[Int(next[Int(step.target)])] = (Int32(state), cost)
-                    next[Int(step.target)] += 1
-                }
-            }
+        let (counts, sources) = reversed(states: states, [words, fillers, slots]) { n, state, step in
+            (state: Int32(state), cost: UInt8(n == 2 && slotReadsNothing[Int(step.key)] ? 0 : 1))
         }
         // Costs of 0 and 1: a walk with a double-ended queue (0 in front, 1 at the back).
         var need = [UInt8](repeating: 255, count: states)

@@ -15,13 +15,15 @@ public final class Stemmer: Sendable {
     /// One thread's Snowball stemmer and the stems it gave.
     private final class Local {
         let handle: OpaquePointer?
-        var stems: [String: String] = [:]
+        let stems = WordMemo(limit: Stemmer.remembered, longest: Stemmer.longest)
         init(language: String) { handle = sb_stemmer_new(language, "UTF_8") }
         deinit { if let handle { sb_stemmer_delete(handle) } }
     }
 
     /// The most stems a thread keeps; past it, it forgets them all and starts again.
     static let remembered = 20_000
+    /// The longest word stemmed, in bytes (a longer one is its own stem).
+    static let longest = 255
 
     private init?(language: String) {
         guard let probe = sb_stemmer_new(language, "UTF_8") else { return nil }
@@ -45,18 +47,15 @@ public final class Stemmer: Sendable {
 
     /// The stem of one lower-case word (the word itself when it is not letters).
     public func stem(_ word: String) -> String {
-        guard !word.isEmpty, word.utf8.count < 256 else { return word }
+        guard !word.isEmpty, word.utf8.count <= Self.longest else { return word }
         let local = self.local.value
-        if let known = local.stems[word] { return known }
-        guard let handle = local.handle else { return word }
-        let bytes = Array(word.utf8)
-        guard let out = bytes.withUnsafeBufferPointer({ sb_stemmer_stem(handle, $0.baseAddress, Int32($0.count)) }) else {
-            return word
+        return local.stems.value(of: word) {
+            guard let handle = local.handle else { return word }
+            let bytes = Array(word.utf8)
+            guard let out = bytes.withUnsafeBufferPointer({ sb_stemmer_stem(handle, $0.baseAddress, Int32($0.count)) }) else {
+                return word
+            }
+            return String(decoding: UnsafeBufferPointer(start: out, count: Int(sb_stemmer_length(handle))), as: UTF8.self)
         }
-        let length = Int(sb_stemmer_length(handle))
-        let stem = String(decoding: UnsafeBufferPointer(start: out, count: length), as: UTF8.self)
-        if local.stems.count >= Self.remembered { local.stems.removeAll(keepingCapacity: true) }
-        local.stems[word] = stem
-        return stem
     }
 }

@@ -19,38 +19,25 @@ public enum TextNormalizer {
     /// NFKC case folding.
     public static func fold(_ text: String) -> String {
         if let ascii = asciiLowercased(text) { return ascii }
-        return Memo.remembered(text, in: \.folds) { (try? ICUNormalizer.nfkcCasefold(text)) ?? text.lowercased() }
+        return Memo.local.value.folds.value(of: text) { (try? ICUNormalizer.nfkcCasefold(text)) ?? text.lowercased() }
     }
 
     /// The matching key: case and diacritics folded, typographic apostrophes and hyphens unified.
     public static func key(_ text: String) -> String {
         if let ascii = asciiLowercased(text) { return ascii }
-        return Memo.remembered(text, in: \.keys) { unifyPunctuation((try? ICUNormalizer.foldKey(text)) ?? text.lowercased()) }
+        return Memo.local.value.keys.value(of: text) { unifyPunctuation((try? ICUNormalizer.foldKey(text)) ?? text.lowercased()) }
     }
 
-    /// The folds and keys of words that are not plain ASCII, kept per thread: ICU normalizes
-    /// each such word once, not each time it is said ("für", "über", "später", "número" are said
-    /// over and over). Only words of at most `longest` bytes are kept, at most `limit` of each;
-    /// a full table is emptied and starts again.
+    /// The folds and keys of words that are not plain ASCII, kept per thread (`WordMemo`): ICU
+    /// normalizes each such word once, not each time it is said ("für", "über", "später",
+    /// "número" are said over and over). Words of at most `longest` bytes, at most `limit` of each.
     final class Memo {
-        var folds: [String: String] = [:]
-        var keys: [String: String] = [:]
-
         static let longest = 64
         static let limit = 8_192
-        private static let local = ThreadLocal { Memo() }
+        static let local = ThreadLocal { Memo() }
 
-        static func remembered(_ text: String, in table: ReferenceWritableKeyPath<Memo, [String: String]>, _ make: () -> String)
-            -> String
-        {
-            guard text.utf8.count <= longest else { return make() }
-            let memo = local.value
-            if let known = memo[keyPath: table][text] { return known }
-            let made = make()
-            if memo[keyPath: table].count >= limit { memo[keyPath: table].removeAll(keepingCapacity: true) }
-            memo[keyPath: table][text] = made
-            return made
-        }
+        let folds = WordMemo(limit: limit, longest: longest)
+        let keys = WordMemo(limit: limit, longest: longest)
     }
 
     /// Latin, ASCII transliteration of any script, lowercased: "Wei Zhang", "魏章" → "wei zhang".

@@ -32,3 +32,28 @@ package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         return made
     }
 }
+
+/// Values a thread has worked out for words, kept for the next time a word comes back (the
+/// same words recur line after line): at most `limit` words of at most `longest` bytes (a longer
+/// word is worked out every time); a full table is emptied and starts again, so that no text
+/// can fill memory. One thread's: keep it in a `ThreadLocal`.
+package final class WordMemo {
+    private var values: [String: String] = [:]
+    let limit: Int
+    let longest: Int
+
+    package init(limit: Int, longest: Int) {
+        self.limit = limit
+        self.longest = longest
+    }
+
+    /// The value of `word`, made by `make` the first time.
+    package func value(of word: String, _ make: () -> String) -> String {
+        guard word.utf8.count <= longest else { return make() }
+        if let known = values[word] { return known }
+        let made = make()
+        if values.count >= limit { values.removeAll(keepingCapacity: true) }
+        values[word] = made
+        return made
+    }
+}

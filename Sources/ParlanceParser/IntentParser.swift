@@ -1017,10 +1017,13 @@ public final class IntentParser: UtteranceParser {
         func model() throws -> FrameModel? { try base.model() }
         func gazetteerSets() -> [String: PhraseSet] { base.gazetteerSets() }
 
-        /// The custom-intent tier, made by `make` on first use (see `CustomTier`).
+        /// The custom-intent tier, made by `make` on first use (see `CustomTier`). It is made
+        /// during the first parse that asks for it, but is none of that parse's work: made
+        /// unmetered (`WorkMeter.unmetered`), so that it is the same whatever that parse's budget
+        /// and a parse takes the same steps whether it comes first or not.
         func customTier(_ make: () throws -> CustomTier) throws -> CustomTier {
             if let tier = tierSlot.withLock({ $0 }) { return tier }
-            let tier = try make()
+            let tier = try WorkMeter.unmetered(make)
             return tierSlot.withLock { slot in
                 if let existing = slot { return existing }
                 slot = tier

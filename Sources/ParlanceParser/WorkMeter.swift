@@ -22,6 +22,13 @@ final class WorkMeter: @unchecked Sendable {
 
     /// The meter of the parse running on this thread (one parse runs on one thread).
     @TaskLocal static var current: WorkMeter?
+
+    /// Runs `work` with no meter: for what a parse makes once and keeps for later parses (the
+    /// custom-intent tier), which must not be cut short by the parse's budget nor counted in
+    /// its steps.
+    static func unmetered<T>(_ work: () throws -> T) rethrows -> T {
+        try $current.withValue(nil) { try work() }
+    }
 }
 
 extension IntentParser {

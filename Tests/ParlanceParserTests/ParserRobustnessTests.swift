@@ -81,6 +81,38 @@ import Testing
         #expect(result.reason?.contains("too long") == true)
     }
 
+    /// A parse's work budget counts its own matcher steps only. What the first parse of a
+    /// language makes for later ones (the custom-intent tier) is none of its steps, and is not
+    /// cut short when that parse goes over its budget: a budget gives the same answer whether
+    /// the parse comes first or after one that went over, and the tier made then reads custom
+    /// requests as one made with no budget does.
+    @Test func aBudgetGivesTheSameAnswerFirstOrLater() throws {
+        let costly = String(repeating: "send a message to Bobo saying hi ", count: 10)
+        let english = try ParlanceLocale("en-US")
+        func outcome(_ text: String, budget: Int, after earlier: String?) throws -> String {
+            let parser = try IntentParser(context: .demo, workBudget: budget)
+            if let earlier {
+                #expect(throws: IntentParser.TooSlow.self) { try parser.parse(earlier, locale: english, referenceTime: Self.reference) }
+            }
+            do {
+                let result = try parser.parse(text, locale: english, referenceTime: Self.reference)
+                guard let frame = result.intent else { return "none" }
+                return "\(frame.app ?? "-") \(frame.name) \(frame.parameters.map { "\($0.name)=\($0.raw)" }.sorted())"
+            } catch is IntentParser.TooSlow {
+                return "too slow"
+            }
+        }
+        let budgets = [2, 5, 10, 20, 50, 100]
+        for text in ["send a message to Bobo saying hi", "order a tomato soup with Soup Chef", "hello there"] {
+            let first = try budgets.map { try outcome(text, budget: $0, after: nil) }
+            let later = try budgets.map { try outcome(text, budget: $0, after: costly) }
+            #expect(first == later, "\(text)")
+            // The budgets are around what the request takes: some too few, some enough.
+            #expect(first.contains("too slow") && first.last != "too slow", "\(text): \(first)")
+            #expect(first.last == (try outcome(text, budget: IntentParser.defaultWorkBudget, after: nil)), "\(text)")
+        }
+    }
+
     @Test func unsupportedLanguageIsAClearError() {
         #expect {
             try Self.parser.parse("昨日ボボにメッセージを送って", locale: ParlanceLocale("ja"), referenceTime: Self.reference)

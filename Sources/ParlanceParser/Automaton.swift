@@ -188,26 +188,41 @@ struct Automaton: Sendable {
     private(set) var slotSteps = StepTable()
     /// The accepting states reached without consuming (key: the state).
     private(set) var endSteps = StepTable()
+    /// What the matcher reads of a state at every step, in one record of twelve bytes (one
+    /// load where four arrays took four, each with its bounds check): `wordMask`, `ahead`,
+    /// `needs` and `reads` below.
+    struct StateFacts: ImagePlain, Equatable {
+        var wordMask: UInt32
+        var ahead: UInt32
+        var needs: UInt8
+        var reads: UInt8
+        /// (The record's last two bytes, written as zeros.)
+        var spare: UInt16 = 0
+    }
+
+    /// Every state's facts (set by `close`); read from an image, they stay in its mapped bytes.
+    private(set) var facts = PlainStorage<StateFacts>([])
+
     /// Per state, the fewest units a match standing in it must still read to reach an
     /// accepting state (255: none reachable, or that many or more). A match with fewer units
-    /// left cannot end, and the matcher drops it (set by `close`).
-    private(set) var needs: [UInt8] = []
+    /// left cannot end, and the matcher drops it.
+    var needs: [UInt8] { facts.buffer.map(\.needs) }
     /// Per state, what its steps read (`Reads`): the matcher drops a match that cannot read
-    /// the next unit, before it is listed (set by `close`).
-    private(set) var reads: [UInt8] = []
+    /// the next unit, before it is listed.
+    var reads: [UInt8] { facts.buffer.map(\.reads) }
 
     /// Per state, a sketch of the words its word and filler steps read: bit `wordBit(id)` of
-    /// each (set by `close`). A unit whose bit is clear is read by none of them, found without
-    /// searching the state's steps (most matches the matcher tries next cannot read on).
-    private(set) var wordMasks: [UInt32] = []
+    /// each. A unit whose bit is clear is read by none of them, found without searching the
+    /// state's steps (most matches the matcher tries next cannot read on).
+    var wordMasks: [UInt32] { facts.buffer.map(\.wordMask) }
 
     /// Per state, a sketch of the words a match standing in it may read as its next word: the
     /// bits (`wordBit`) of its own words and fillers (`wordMasks`) and of those the states its
     /// slots lead to may read next; every bit (`Automaton.acceptsWithoutWord`) when it may reach
-    /// an accepting state without reading a word (set by `close`). A match none of whose bits
-    /// a unit after it has cannot be accepted: the matcher drops it, and does not work out the
-    /// values of a slot whose steps all lead to such states.
-    private(set) var aheadMasks: [UInt32] = []
+    /// an accepting state without reading a word. A match none of whose bits a unit after it
+    /// has cannot be accepted: the matcher drops it, and does not work out the values of a slot
+    /// whose steps all lead to such states.
+    var aheadMasks: [UInt32] { facts.buffer.map(\.ahead) }
 
     /// The `aheadMasks` of a state that may be accepted without reading another word.
     static let acceptsWithoutWord: UInt32 = ~0
@@ -334,13 +349,15 @@ struct Automaton: Sendable {
         slotIDs = [:]
         for table in [\Automaton.wordSteps, \.fillerSteps, \.slipSteps, \.slotSteps, \.endSteps] { self[keyPath: table].shrink() }
         deriveLookups()
-        reads = Self.reads(
+        let reads = Self.reads(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slips: slipSteps.view, slots: slotSteps.view)
-        wordMasks = Self.wordMasks(states: count, words: wordSteps.view, fillers: fillerSteps.view)
-        aheadMasks = Self.aheadMasks(states: count, wordMasks: wordMasks, slots: slotSteps.view, ends: endSteps.view)
-        needs = Self.needs(
+        let wordMasks = Self.wordMasks(states: count, words: wordSteps.view, fillers: fillerSteps.view)
+        let aheadMasks = Self.aheadMasks(states: count, wordMasks: wordMasks, slots: slotSteps.view, ends: endSteps.view)
+        let needs = Self.needs(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slots: slotSteps.view, ends: endSteps.view,
             slotReadsNothing: slotPlans.map { $0.kind == .app })
+        facts = PlainStorage(
+            (0..<count).map { StateFacts(wordMask: wordMasks[$0], ahead: aheadMasks[$0], needs: needs[$0], reads: reads[$0]) })
     }
 
     /// The steps of `tables` reversed, for walks back from a state to those that lead to it: the
@@ -584,10 +601,7 @@ extension Automaton: ImageCodable {
         image.writePlain(wordLengths)
         image.write(slots)
         for table in [wordSteps, fillerSteps, slipSteps, slotSteps, endSteps] { image.write(table) }
-        image.writePlain(needs)
-        image.writePlain(reads)
-        image.writePlain(wordMasks)
-        image.writePlain(aheadMasks)
+        image.writeAligned(facts.buffer)
     }
 
     package init(from image: inout ImageReader) throws(ImageError) {
@@ -601,14 +615,9 @@ extension Automaton: ImageCodable {
         slipSteps = try image.read(StepTable.self)
         slotSteps = try image.read(StepTable.self)
         endSteps = try image.read(StepTable.self)
-        needs = try image.readPlain()
-        reads = try image.readPlain()
-        wordMasks = try image.readPlain()
-        aheadMasks = try image.readPlain()
+        facts = try image.readAligned(StateFacts.self)
         guard wordLengths.count == words.count else { throw ImageError("an automaton's words and lengths differ") }
-        guard needs.count == count, reads.count == count, wordMasks.count == count, aheadMasks.count == count else {
-            throw ImageError("an automaton's needs, reads, word masks or words ahead do not fit its states")
-        }
+        guard facts.buffer.count == count else { throw ImageError("an automaton's state facts do not fit its states") }
         deriveLookups()
         // The tables' shapes must fit the automaton. The steps themselves are not walked here:
         // the image's checksum, checked over every byte, is what stands for them (an image is

@@ -1086,16 +1086,13 @@ final class AutomatonMatcher {
     private let slipSteps: Automaton.StepView
     private let slotSteps: Automaton.StepView
     private let endSteps: Automaton.StepView
-    /// `Automaton.needs`.
-    private let needs: [UInt8]
-    /// `Automaton.reads`.
-    private let reads: [UInt8]
-    /// `Automaton.wordMasks`, and each unit's bit in them (`Automaton.wordBit`; 0 for a word no
-    /// template has).
-    private let wordMasks: [UInt32]
+    /// `Automaton.facts` as a raw buffer (each state's needs, reads, words and words ahead;
+    /// kept alive by `shared`, or by `ownFacts` when the matcher does not prune).
+    private let facts: UnsafeBufferPointer<Automaton.StateFacts>
+    private let ownFacts: PlainStorage<Automaton.StateFacts>?
+    /// Each unit's bit in `Automaton.wordMasks` (`Automaton.wordBit`; 0 for a word no template
+    /// has).
     private let wordBits: [UInt32]
-    /// `Automaton.aheadMasks`.
-    private let aheadMasks: [UInt32]
     /// `Automaton.slotTwins`.
     private let twins: [Int32]
 
@@ -1113,18 +1110,23 @@ final class AutomatonMatcher {
         self.slotSteps = shared.automaton.slotSteps.view
         self.endSteps = shared.automaton.endSteps.view
         // Without `prunes` (for tests that compare), every state is taken to end with no unit
-        // left and to have slots (which read anything): no match is dropped.
-        self.needs = prunes ? shared.automaton.needs : [UInt8](repeating: 0, count: shared.automaton.needs.count)
-        self.reads = prunes ? shared.automaton.reads : [UInt8](repeating: Automaton.Reads.slots, count: shared.automaton.reads.count)
+        // left, to have slots (which read anything) and to read anything ahead: no match is
+        // dropped.
+        if prunes {
+            ownFacts = nil
+            facts = shared.automaton.facts.buffer
+        } else {
+            let own = PlainStorage(
+                shared.automaton.facts.buffer.map {
+                    Automaton.StateFacts(wordMask: $0.wordMask, ahead: Automaton.acceptsWithoutWord, needs: 0, reads: Automaton.Reads.slots)
+                })
+            ownFacts = own
+            facts = own.buffer
+        }
         self.oracle = oracle
         self.keys = oracle.units.map(\.key)
         let keys = self.keys
         let ids = keys.map { shared.automaton.id(of: $0) }
-        self.wordMasks = shared.automaton.wordMasks
-        self.aheadMasks =
-            prunes
-            ? shared.automaton.aheadMasks
-            : [UInt32](repeating: Automaton.acceptsWithoutWord, count: shared.automaton.aheadMasks.count)
         self.twins = prunes ? shared.automaton.slotTwins : [Int32](repeating: -1, count: shared.automaton.slotTwins.count)
         self.wordBits = ids.map { $0.map(Automaton.wordBit) ?? 0 }
         let lengths = keys.map(\.characterCount)
@@ -1230,20 +1232,21 @@ final class AutomatonMatcher {
         let shortestValue = oracle.app?.isEmpty == true ? 0 : 1
         func advance(_ at: Int, _ state: Int, _ score: Double, _ make: (inout PathArena) -> Int32) {
             // A match that cannot reach an accepting state in the units left is dropped.
-            guard Int(needs[state]) <= length - at else { return }
+            let fact = facts[state]
+            guard Int(fact.needs) <= length - at else { return }
             // Nor is one that cannot read any of the words its templates have next.
-            let ahead = aheadMasks[state]
+            let ahead = fact.ahead
             guard ahead & readableAfter[at] != 0 || ahead == Automaton.acceptsWithoutWord else { return }
             // Nor is one listed that cannot read the next unit: no slot, no step of its word, no
             // slip for a word no template has, no skip for a bending path.
             if at < length {
-                let reads = self.reads[state]
+                let reads = fact.reads
                 let position = from + at
                 if reads & Automaton.Reads.slots == 0 {
                     let may: Bool
                     if let id = ids[position] {
                         may =
-                            wordMasks[state] & wordBits[position] != 0
+                            fact.wordMask & wordBits[position] != 0
                             && ((reads & Automaton.Reads.words != 0 && !wordSteps.steps(of: state, reading: id).isEmpty)
                                 || (reads & Automaton.Reads.fillers != 0 && !fillerSteps.steps(of: state, reading: id).isEmpty))
                     } else {
@@ -1303,7 +1306,7 @@ final class AutomatonMatcher {
                 // After a skipped word, only a template word (or another skip) may follow: words
                 // are inserted between template words, never put in place of one.
                 // (A unit whose bit the state's words lack is none of them: nothing to search.)
-                let readable = wordMasks[state] & wordBits[position] != 0
+                let readable = facts[state].wordMask & wordBits[position] != 0
                 let words = readable ? wordSteps.steps(of: state, reading: ids[position]!) : Automaton.StepTable.none
                 if readable, let id = ids[position] {
                     for step in fillerSteps.steps(of: state, reading: id) {
@@ -1354,7 +1357,7 @@ final class AutomatonMatcher {
                 for step in slotSteps[state] {
                     // A slot whose matches lead where no unit after them can be read is not
                     // worked out (its values end `shortestValue` units on at the soonest).
-                    let ahead = aheadMasks[step.state]
+                    let ahead = facts[step.state].ahead
                     guard ahead & readableAfter[offset + shortestValue] != 0 || ahead == Automaton.acceptsWithoutWord else {
                         continue
                     }

@@ -11,7 +11,9 @@
 /// every access made under it is reported as a race and the concurrency tests cannot gate.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    /// (Read and written only under the mutex, which keeps accesses apart: no dynamic
+    /// exclusivity check.)
+    @exclusivity(unchecked) private var value: Value
 
     /// Creates a lock around `value`, the initial value.
     public init(_ value: Value) {

@@ -1047,7 +1047,8 @@ struct MatcherScratch {
     }
 
     private final class Box {
-        var scratch: MatcherScratch?
+        /// (One thread's, so no dynamic exclusivity check.)
+        @exclusivity(unchecked) var scratch: MatcherScratch?
     }
 
     /// Each thread's box.

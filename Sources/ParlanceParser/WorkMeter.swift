@@ -8,7 +8,8 @@ import ParlanceContext
 /// record `too_slow` and goes on.
 final class WorkMeter: @unchecked Sendable {
     let limit: Int
-    private(set) var spent = 0
+    /// (Read and written by the one thread the parse runs on: no dynamic exclusivity check.)
+    @exclusivity(unchecked) private(set) var spent = 0
 
     init(limit: Int) { self.limit = limit }
 

@@ -4,10 +4,11 @@ struct PhraseIndex<Value: Sendable>: Sendable {
     static var numberSlot: String { "#" }
 
     private final class Node: @unchecked Sendable {
-        var children: [String: Node] = [:]
+        // (Written while the index is built, then only read: no dynamic exclusivity checks.)
+        @exclusivity(unchecked) var children: [String: Node] = [:]
         /// The child for `numberSlot`, apart from the words: no word lookup asks for it.
-        var slot: Node?
-        var value: Value?
+        @exclusivity(unchecked) var slot: Node?
+        @exclusivity(unchecked) var value: Value?
 
         func child(_ key: String) -> Node? { key == PhraseIndex.numberSlot ? slot : children[key] }
     }

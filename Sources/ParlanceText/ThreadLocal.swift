@@ -38,7 +38,8 @@ package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 /// word is worked out every time); a full table is emptied and starts again, so that no text
 /// can fill memory. One thread's: keep it in a `ThreadLocal`.
 package final class WordMemo {
-    private var values: [String: String] = [:]
+    /// (One thread's, so no dynamic exclusivity check.)
+    @exclusivity(unchecked) private var values: [String: String] = [:]
     let limit: Int
     let longest: Int
 

@@ -73,6 +73,13 @@ public struct Token: Sendable, Hashable, Codable {
         self.span = span
     }
 
+    /// The same token with its span `offset` scalars further on.
+    func moved(by offset: Int) -> Token {
+        Token(
+            text: text, normalized: normalized, key: key, latin: givenLatin, kind: kind,
+            span: Span(span.start + offset, span.end + offset))
+    }
+
     private enum CodingKeys: String, CodingKey { case text, normalized, key, latin, kind, span }
 
     /// Decodes the fields `encode(to:)` writes.

@@ -39,7 +39,10 @@ public final class Tokenizer: Sendable {
 
     /// The tokens of `text`, in order. Whitespace and invisible format characters (bidi
     /// controls, zero-width joiners between words) are not tokens.
-    public func tokenize(_ text: String) -> [Token] {
+    public func tokenize(_ text: String) -> [Token] { tokenize(text, remembering: true) }
+
+    /// `tokenize(_:)`; without `remembering`, every word is split anew (for tests that compare).
+    func tokenize(_ text: String, remembering: Bool) -> [Token] {
         let utf16 = Array(text.utf16)
         guard !utf16.isEmpty, let segments = try? breaker.segments(utf16) else { return [] }
         let offsets = ScalarOffsets(utf16)
@@ -52,7 +55,7 @@ public final class Tokenizer: Sendable {
             case .number:
                 tokens.append(makeToken(piece, span: span, kind: .number))
             case .letter, .kana, .ideographic:
-                splitWord(piece, span: span, into: &tokens)
+                if remembering { splitKnown(piece, span: span, into: &tokens) } else { splitWord(piece, span: span, into: &tokens) }
             case .none:
                 guard let kind = Self.classify(piece) else { continue }
                 tokens.append(makeToken(piece, span: span, kind: kind))
@@ -80,6 +83,36 @@ public final class Tokenizer: Sendable {
         let normalized = normalized ?? TextNormalizer.fold(text)
         let key = key ?? TextNormalizer.key(normalized)
         return Token(text: text, normalized: normalized, key: key, kind: kind, span: span)
+    }
+
+    /// Which tokenizer a memo entry is of (`serial`): one number per tokenizer made.
+    private static let serials = Locked(0)
+    private let serial: Int = Tokenizer.serials.withLock { count in
+        count += 1
+        return count
+    }
+
+    /// `splitWord` through the thread's memo (`SplitMemo`): a word met before on this thread,
+    /// by this tokenizer, gets the tokens it got then, moved to its span (the same words come
+    /// back line after line, and the elision, suffix and clitic tests cost thousands of
+    /// instructions a word).
+    private func splitKnown(_ word: String, span: Span, into tokens: inout [Token]) {
+        let length = span.end - span.start
+        guard word.utf8.count <= SplitMemo.longest else { return splitWord(word, span: span, into: &tokens) }
+        let memo = SplitMemo.local.value
+        let key = SplitMemo.Key(tokenizer: serial, word: word)
+        let pieces: [Token]
+        if let known = memo.pieces(key, length: length) {
+            pieces = known
+        } else {
+            // The word alone, from offset 0: `splitWord` places every piece relative to the
+            // span's ends, so the pieces move with the span.
+            var made: [Token] = []
+            splitWord(word, span: Span(0, length), into: &made)
+            memo.keep(made, for: key, length: length)
+            pieces = made
+        }
+        for piece in pieces { tokens.append(piece.moved(by: span.start)) }
     }
 
     private func splitWord(_ word: String, span: Span, into tokens: inout [Token]) {
@@ -284,5 +317,33 @@ struct CliticSplitter: Sendable {
         if let verb = verbs[key] { return verb }
         guard key.count >= 4, verbEndings.contains(where: { key.hasSuffix($0) }) else { return nil }
         return String(TextNormalizer.fold(base).map { accentFolding[$0] ?? $0 })
+    }
+}
+
+/// The tokens each word of letters became (`Tokenizer.splitKnown`), spans from 0, kept per
+/// thread: at most `limit` words of at most `longest` bytes; a full table is emptied and
+/// starts again, so that no text can fill memory.
+final class SplitMemo {
+    struct Key: Hashable {
+        let tokenizer: Int
+        let word: String
+    }
+
+    static let limit = 8_192
+    static let longest = 64
+    static let local = ThreadLocal { SplitMemo() }
+
+    /// (One thread's, so no dynamic exclusivity check.)
+    @exclusivity(unchecked) private var entries: [Key: (length: Int, pieces: [Token])] = [:]
+
+    /// The pieces of `key`'s word over a span of `length` scalars, when known.
+    func pieces(_ key: Key, length: Int) -> [Token]? {
+        guard let entry = entries[key], entry.length == length else { return nil }
+        return entry.pieces
+    }
+
+    func keep(_ pieces: [Token], for key: Key, length: Int) {
+        if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+        entries[key] = (length, pieces)
     }
 }

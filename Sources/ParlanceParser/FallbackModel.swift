@@ -1,5 +1,6 @@
 import Foundation
 import ParlanceContext
+import ParlanceICU
 import ParlanceText
 
 /// The fallback for phrasings no template covers: a multinomial logistic regression over
@@ -94,6 +95,18 @@ public struct FallbackModel: Sendable, Codable {
         self.indicesInBounds = Self.inBounds(
             rows: rows.count, offsets: offsets, pairClasses: pairClasses, pairWeights: pairWeights, classes: bias.count)
         self.rowsAscend = rows.ascendsByBytes()
+        self.serial = FallbackModel.nextSerial()
+    }
+
+    /// Which model a word's rows were looked up in (`RowMemo`): one number per model made
+    /// (copies share it, and their tables).
+    let serial: Int
+    private static let serials = Locked(0)
+    private static func nextSerial() -> Int {
+        serials.withLock { count in
+            count += 1
+            return count
+        }
     }
 
     /// Whether the features' rows are in the order of their names (byte by byte, each name
@@ -220,7 +233,7 @@ public struct FallbackModel: Sendable, Codable {
         guard rowsAscend else {
             return FallbackFeatures.extract(units: units, entities: entities, mentions: mentions, stemmer: stemmer).compactMap { rows[$0] }
         }
-        return FallbackFeatures.rows(units: units, entities: entities, mentions: mentions, stemmer: stemmer, table: rows)
+        return FallbackFeatures.rows(units: units, entities: entities, mentions: mentions, stemmer: stemmer, table: rows, model: serial)
     }
 
     /// Class probabilities for a feature set.
@@ -283,10 +296,14 @@ enum FallbackFeatures {
     /// feature for "llamo", "llamar", "llamadas") and "c:" and each character trigram of the
     /// word padded with "<" and ">"; "b:" and each bigram of words with a space between, from
     /// "^" to "$". Written in one buffer, no string made (`extract` and `rows` read them).
-    static func forEachFeature(of words: [String], stemmer: Stemmer?, _ body: (UnsafeRawBufferPointer) -> Void) {
+    /// `ofWords: false` leaves out the features of each word (its own, stem and trigrams),
+    /// `bigrams: false` the bigrams: the two parts, made apart, are the same features.
+    static func forEachFeature(
+        of words: [String], stemmer: Stemmer?, ofWords: Bool = true, bigrams: Bool = true, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
         // "@app" and entities ("#date") have no stem and no trigrams.
-        let marked = words.map { $0.hasPrefix("#") || $0.hasPrefix("@") }
-        let stems = stemmer.map { s in words.indices.map { marked[$0] ? "" : s.stem(words[$0]) } } ?? []
+        let marked = ofWords ? words.map { $0.hasPrefix("#") || $0.hasPrefix("@") } : []
+        let stems = ofWords ? stemmer.map { s in words.indices.map { marked[$0] ? "" : s.stem(words[$0]) } } ?? [] : []
         // Room for the longest feature: a kind, a colon and two words with a space; the
         // padded word (for its trigrams) goes after the eight bytes a trigram feature needs.
         let longest = max(words.map(\.utf8.count).max() ?? 0, stems.map(\.utf8.count).max() ?? 0, 16)
@@ -299,7 +316,7 @@ enum FallbackFeatures {
                 count = 2
             }
             func add(_ text: String) { count = write(text, into: buffer, at: count) }
-            for (n, word) in words.enumerated() {
+            for (n, word) in words.enumerated() where ofWords {
                 start(UInt8(ascii: "w"))
                 add(word)
                 emit()
@@ -337,7 +354,7 @@ enum FallbackFeatures {
                     }
                 }
             }
-            for k in 0...words.count {
+            for k in 0...words.count where bigrams {
                 start(UInt8(ascii: "b"))
                 add(k == 0 ? "^" : words[k - 1])
                 buffer[count] = UInt8(ascii: " ")
@@ -352,11 +369,37 @@ enum FallbackFeatures {
     /// table has not left out, no string made: in the order of `extract`'s features when the
     /// table's rows are in the order of their names' bytes (`FeatureTable.ascendsByBytes`),
     /// since keys are normalized (NFC), and strings in NFC sort as their UTF-8 bytes do.
-    static func rows(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer?, table: FeatureTable) -> [Int32] {
+    ///
+    /// A word's own rows (its features but the bigrams) are kept per thread (`RowMemo`, by
+    /// `model`, the model's `serial`, and the stemmer's language): the same words come back line
+    /// after line, and a stem and a dozen trigrams looked up cost thousands of instructions.
+    static func rows(
+        units: [MatchUnit], entities: [Entity], mentions: [Range<Int>], stemmer: Stemmer?, table: FeatureTable, model: Int
+    ) -> [Int32] {
         let words = words(units: units, entities: entities, mentions: mentions)
         var found: [Int32] = []
         found.reserveCapacity(words.count * 12)
-        forEachFeature(of: words, stemmer: stemmer) { bytes in
+        let memo = RowMemo.local.value
+        for word in words {
+            guard word.utf8.count <= RowMemo.longest else {
+                forEachFeature(of: [word], stemmer: stemmer, bigrams: false) { bytes in
+                    if let row = table.row(bytes: bytes) { found.append(row) }
+                }
+                continue
+            }
+            let key = RowMemo.Key(model: model, stemmer: stemmer?.language, word: word)
+            if let known = memo.rows(key) {
+                found += known
+                continue
+            }
+            var made: [Int32] = []
+            forEachFeature(of: [word], stemmer: stemmer, bigrams: false) { bytes in
+                if let row = table.row(bytes: bytes) { made.append(row) }
+            }
+            memo.keep(made, for: key)
+            found += made
+        }
+        forEachFeature(of: words, stemmer: nil, ofWords: false) { bytes in
             if let row = table.row(bytes: bytes) { found.append(row) }
         }
         found.sort()
@@ -573,5 +616,29 @@ public enum FallbackTrainer {
             h = h &* 0x100_0000_01b3
         }
         return h
+    }
+}
+
+/// The rows of each word's own features (`FallbackFeatures.rows`), kept per thread: at most
+/// `limit` words of at most `longest` bytes, a full table emptied and started again.
+final class RowMemo {
+    struct Key: Hashable {
+        let model: Int
+        let stemmer: String?
+        let word: String
+    }
+
+    static let limit = 8_192
+    static let longest = 64
+    static let local = ThreadLocal { RowMemo() }
+
+    /// (One thread's, so no dynamic exclusivity check.)
+    @exclusivity(unchecked) private var entries: [Key: [Int32]] = [:]
+
+    func rows(_ key: Key) -> [Int32]? { entries[key] }
+
+    func keep(_ rows: [Int32], for key: Key) {
+        if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+        entries[key] = rows
     }
 }

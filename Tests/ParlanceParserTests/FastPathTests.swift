@@ -646,15 +646,20 @@ import Testing
         var generator = Generator(state: 52)
         let stemmer = Stemmer.shared("de")
         var looked = 0
-        for _ in 0..<300 {
+        for iteration in 0..<300 {
             let (words, units) = Self.featureWords(&generator)
             let features = FallbackFeatures.extract(units: units, entities: [], mentions: [], stemmer: stemmer)
             // A table of about half of these features and some others, in the names' order.
             let names = Set(features.filter { _ in Bool.random(using: &generator) } + ["w:x", "c:<ab", "b:^ $"]).sorted()
             let table = FeatureTable(names)
             #expect(table.ascendsByBytes())
-            let rows = FallbackFeatures.rows(units: units, entities: [], mentions: [], stemmer: stemmer, table: table)
+            // (Each table its own model number for the thread's memo of words' rows; a real
+            // model's serial is positive. Asked twice: the second time from the memo.)
+            let model = -1 - iteration
+            let rows = FallbackFeatures.rows(units: units, entities: [], mentions: [], stemmer: stemmer, table: table, model: model)
             #expect(rows == features.compactMap { table[$0] }, "\(words)")
+            let again = FallbackFeatures.rows(units: units, entities: [], mentions: [], stemmer: stemmer, table: table, model: model)
+            #expect(again == rows, "\(words)")
             looked += rows.count
             // Out of order, or a name twice: not ascending.
             if names.count > 1 {

@@ -5,7 +5,8 @@
 #     median wall time of 11 runs, and the peak resident memory (GNU time);
 #   - steady parsing without resolution, per language, on the in-domain team-corpus lines:
 #     instructions per utterance, (600 lines - 100 lines) / 500, and utterances per second on
-#     one core (the corpus ten times minus once, so that start-up cancels out);
+#     one core (the corpus ten times minus once, so that start-up cancels out; timed to the
+#     microsecond, median of five rounds);
 #   - `parlance batch --jobs 1` against `--jobs 2` on the English lines repeated: lines per
 #     second, the ratio, peak memory, and the two outputs compared byte for byte.
 # Needs valgrind and GNU time (apt-get install valgrind time). Images go to a folder of their
@@ -94,10 +95,24 @@ PY
     small=$(instructions "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.100.jsonl")
     large=$(instructions "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.600.jsonl")
     n=$(wc -l < "$work/$locale.once.jsonl")
-    once=$( { /usr/bin/time -f "%e" "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.once.jsonl" > /dev/null; } 2>&1 | tail -1)
-    ten=$( { /usr/bin/time -f "%e" "$parlance" batch --no-resolve --jobs 1 --context $context "$work/$locale.ten.jsonl" > /dev/null; } 2>&1 | tail -1)
-    printf '| %s | %s | %s M | %s |\n' "$locale" "$n" "$(python3 -c "print(round(($large - $small) / 500 / 1e6, 2))")" \
-        "$(python3 -c "print(f'{round(9 * $n / max($ten - $once, 0.01)):,}')")"
+    # Lines a second: the corpus read ten times against once (start-up cancels out), each timed
+    # with the wall clock to the microsecond, the median of five rounds.
+    rate=$(python3 - "$parlance" "$context" "$work/$locale.once.jsonl" "$work/$locale.ten.jsonl" "$n" <<'PY'
+import statistics, subprocess, sys, time
+parlance, context, once, ten, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+def seconds(path):
+    start = time.perf_counter()
+    subprocess.run([parlance, "batch", "--no-resolve", "--jobs", "1", "--context", context, path], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+rates = []
+for _ in range(5):
+    first, all = seconds(once), seconds(ten)
+    rates.append(9 * n / max(all - first, 1e-3))
+print(round(statistics.median(rates)))
+PY
+)
+    printf '| %s | %s | %s M | %s |\n' "$locale" "$n" "$(python3 -c "print(round(($large - $small) / 500 / 1e6, 3))")" \
+        "$(python3 -c "print(f'{$rate:,}')")"
 done
 echo
 echo "Goal: ≥ 10,000 utterances/s/core; about ≤ 0.5 M instructions per utterance in English, ≤ 0.8 M in German."

@@ -198,6 +198,13 @@ struct Automaton: Sendable {
         var reads: UInt8
         /// (The record's last two bytes, written as zeros.)
         var spare: UInt16 = 0
+
+        /// Whether a match standing in the state may read on, when the units after it may be
+        /// read as the words of `readable` (bits `wordBit`): one of its words ahead is among
+        /// them, or it may end without reading a word.
+        @inline(__always) func mayRead(_ readable: UInt32) -> Bool {
+            ahead & readable != 0 || ahead == Automaton.acceptsWithoutWord
+        }
     }
 
     /// Every state's facts (set by `close`); read from an image, they stay in its mapped bytes.

@@ -1,6 +1,5 @@
 import Foundation
 import ParlanceContext
-import ParlanceICU
 import ParlanceText
 
 /// The fallback for phrasings no template covers: a multinomial logistic regression over
@@ -95,19 +94,12 @@ public struct FallbackModel: Sendable, Codable {
         self.indicesInBounds = Self.inBounds(
             rows: rows.count, offsets: offsets, pairClasses: pairClasses, pairWeights: pairWeights, classes: bias.count)
         self.rowsAscend = rows.ascendsByBytes()
-        self.serial = FallbackModel.nextSerial()
+        self.serial = MemoOwner.next()
     }
 
     /// Which model a word's rows were looked up in (`RowMemo`): one number per model made
     /// (copies share it, and their tables).
     let serial: Int
-    private static let serials = Locked(0)
-    private static func nextSerial() -> Int {
-        serials.withLock { count in
-            count += 1
-            return count
-        }
-    }
 
     /// Whether the features' rows are in the order of their names (byte by byte, each name
     /// once), as models are written: then an utterance's features sorted are its rows sorted,
@@ -381,23 +373,14 @@ enum FallbackFeatures {
         found.reserveCapacity(words.count * 12)
         let memo = RowMemo.local.value
         for word in words {
-            guard word.utf8.count <= RowMemo.longest else {
-                forEachFeature(of: [word], stemmer: stemmer, bigrams: false) { bytes in
-                    if let row = table.row(bytes: bytes) { found.append(row) }
-                }
-                continue
-            }
             let key = RowMemo.Key(model: model, stemmer: stemmer?.language, word: word)
-            if let known = memo.rows(key) {
-                found += known
-                continue
+            found += memo.value(of: key, bytes: word.utf8.count) {
+                var made: [Int32] = []
+                forEachFeature(of: [word], stemmer: stemmer, bigrams: false) { bytes in
+                    if let row = table.row(bytes: bytes) { made.append(row) }
+                }
+                return made
             }
-            var made: [Int32] = []
-            forEachFeature(of: [word], stemmer: stemmer, bigrams: false) { bytes in
-                if let row = table.row(bytes: bytes) { made.append(row) }
-            }
-            memo.keep(made, for: key)
-            found += made
         }
         forEachFeature(of: words, stemmer: nil, ofWords: false) { bytes in
             if let row = table.row(bytes: bytes) { found.append(row) }
@@ -619,8 +602,10 @@ public enum FallbackTrainer {
     }
 }
 
-/// The rows of each word's own features (`FallbackFeatures.rows`), kept per thread: at most
-/// `limit` words of at most `longest` bytes, a full table emptied and started again.
+/// The rows of each word's own features (`FallbackFeatures.rows`), kept per thread: by
+/// model, stemmer and word, at most `limit` words of at most `longest` bytes, a full table
+/// emptied. (Not a `WordMemo`: a generic class of the text module is not specialized here, and
+/// its lookups through the generic code cost about 7 K instructions an utterance more.)
 final class RowMemo {
     struct Key: Hashable {
         let model: Int
@@ -635,10 +620,13 @@ final class RowMemo {
     /// (One thread's, so no dynamic exclusivity check.)
     @exclusivity(unchecked) private var entries: [Key: [Int32]] = [:]
 
-    func rows(_ key: Key) -> [Int32]? { entries[key] }
-
-    func keep(_ rows: [Int32], for key: Key) {
+    /// The rows of `key`, made by `make` the first time.
+    func value(of key: Key, bytes: Int, _ make: () -> [Int32]) -> [Int32] {
+        guard bytes <= Self.longest else { return make() }
+        if let known = entries[key] { return known }
+        let made = make()
         if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-        entries[key] = rows
+        entries[key] = made
+        return made
     }
 }

@@ -1236,8 +1236,7 @@ final class AutomatonMatcher {
             let fact = facts[state]
             guard Int(fact.needs) <= length - at else { return }
             // Nor is one that cannot read any of the words its templates have next.
-            let ahead = fact.ahead
-            guard ahead & readableAfter[at] != 0 || ahead == Automaton.acceptsWithoutWord else { return }
+            guard fact.mayRead(readableAfter[at]) else { return }
             // Nor is one listed that cannot read the next unit: no slot, no step of its word, no
             // slip for a word no template has, no skip for a bending path.
             if at < length {
@@ -1358,10 +1357,7 @@ final class AutomatonMatcher {
                 for step in slotSteps[state] {
                     // A slot whose matches lead where no unit after them can be read is not
                     // worked out (its values end `shortestValue` units on at the soonest).
-                    let ahead = facts[step.state].ahead
-                    guard ahead & readableAfter[offset + shortestValue] != 0 || ahead == Automaton.acceptsWithoutWord else {
-                        continue
-                    }
+                    guard facts[step.state].mayRead(readableAfter[offset + shortestValue]) else { continue }
                     let list: Int
                     if let known = slotCache.value(position: offset, slot: Int(step.key)) {
                         list = Int(known)

@@ -15,7 +15,7 @@ public final class Stemmer: Sendable {
     /// One thread's Snowball stemmer and the stems it gave.
     private final class Local {
         let handle: OpaquePointer?
-        let stems = WordMemo(limit: Stemmer.remembered, longest: Stemmer.longest)
+        let stems = WordMemo<String, String>(limit: Stemmer.remembered, longest: Stemmer.longest)
         init(language: String) { handle = sb_stemmer_new(language, "UTF_8") }
         deinit { if let handle { sb_stemmer_delete(handle) } }
     }

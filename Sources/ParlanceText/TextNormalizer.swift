@@ -36,8 +36,8 @@ public enum TextNormalizer {
         static let limit = 8_192
         static let local = ThreadLocal { Memo() }
 
-        let folds = WordMemo(limit: limit, longest: longest)
-        let keys = WordMemo(limit: limit, longest: longest)
+        let folds = WordMemo<String, String>(limit: limit, longest: longest)
+        let keys = WordMemo<String, String>(limit: limit, longest: longest)
     }
 
     /// Latin, ASCII transliteration of any script, lowercased: "Wei Zhang", "魏章" → "wei zhang".

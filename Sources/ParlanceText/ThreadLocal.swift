@@ -1,3 +1,5 @@
+import ParlanceICU
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -36,10 +38,11 @@ package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 /// Values a thread has worked out for words, kept for the next time a word comes back (the
 /// same words recur line after line): at most `limit` words of at most `longest` bytes (a longer
 /// word is worked out every time); a full table is emptied and starts again, so that no text
-/// can fill memory. One thread's: keep it in a `ThreadLocal`.
-package final class WordMemo {
+/// can fill memory. One thread's: keep it in a `ThreadLocal`. The key is the word, or the word
+/// with what else the value depends on (the tokenizer, the model).
+package final class WordMemo<Key: Hashable, Value> {
     /// (One thread's, so no dynamic exclusivity check.)
-    @exclusivity(unchecked) private var values: [String: String] = [:]
+    @exclusivity(unchecked) private var values: [Key: Value] = [:]
     let limit: Int
     let longest: Int
 
@@ -48,13 +51,31 @@ package final class WordMemo {
         self.longest = longest
     }
 
-    /// The value of `word`, made by `make` the first time.
-    package func value(of word: String, _ make: () -> String) -> String {
-        guard word.utf8.count <= longest else { return make() }
-        if let known = values[word] { return known }
+    /// The value of `key`, whose word is `bytes` long, made by `make` the first time.
+    package func value(of key: Key, bytes: Int, _ make: () -> Value) -> Value {
+        guard bytes <= longest else { return make() }
+        if let known = values[key] { return known }
         let made = make()
         if values.count >= limit { values.removeAll(keepingCapacity: true) }
-        values[word] = made
+        values[key] = made
         return made
+    }
+}
+
+extension WordMemo where Key == String {
+    /// The value of `word`, made by `make` the first time.
+    package func value(of word: String, _ make: () -> Value) -> Value { value(of: word, bytes: word.utf8.count, make) }
+}
+
+/// Numbers for the objects whose results a `WordMemo`'s keys tell apart (a tokenizer, a
+/// model): one per object made, never given twice in a process.
+package enum MemoOwner {
+    private static let count = Locked(0)
+
+    package static func next() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
     }
 }

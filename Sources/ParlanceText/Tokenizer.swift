@@ -85,12 +85,8 @@ public final class Tokenizer: Sendable {
         return Token(text: text, normalized: normalized, key: key, kind: kind, span: span)
     }
 
-    /// Which tokenizer a memo entry is of (`serial`): one number per tokenizer made.
-    private static let serials = Locked(0)
-    private let serial: Int = Tokenizer.serials.withLock { count in
-        count += 1
-        return count
-    }
+    /// Which tokenizer a memo entry is of (`SplitMemo.Key`).
+    private let serial = MemoOwner.next()
 
     /// `splitWord` through the thread's memo (`SplitMemo`): a word met before on this thread,
     /// by this tokenizer, gets the tokens it got then, moved to its span (the same words come
@@ -98,19 +94,13 @@ public final class Tokenizer: Sendable {
     /// instructions a word).
     private func splitKnown(_ word: String, span: Span, into tokens: inout [Token]) {
         let length = span.end - span.start
-        guard word.utf8.count <= SplitMemo.longest else { return splitWord(word, span: span, into: &tokens) }
-        let memo = SplitMemo.local.value
-        let key = SplitMemo.Key(tokenizer: serial, word: word)
-        let pieces: [Token]
-        if let known = memo.pieces(key, length: length) {
-            pieces = known
-        } else {
+        let key = SplitMemo.Key(tokenizer: serial, word: word, length: length)
+        let pieces = SplitMemo.local.value.value(of: key, bytes: word.utf8.count) {
             // The word alone, from offset 0: `splitWord` places every piece relative to the
             // span's ends, so the pieces move with the span.
             var made: [Token] = []
             splitWord(word, span: Span(0, length), into: &made)
-            memo.keep(made, for: key, length: length)
-            pieces = made
+            return made
         }
         for piece in pieces { tokens.append(piece.moved(by: span.start)) }
     }
@@ -321,29 +311,15 @@ struct CliticSplitter: Sendable {
 }
 
 /// The tokens each word of letters became (`Tokenizer.splitKnown`), spans from 0, kept per
-/// thread: at most `limit` words of at most `longest` bytes; a full table is emptied and
-/// starts again, so that no text can fill memory.
-final class SplitMemo {
+/// thread (`WordMemo`): by tokenizer, word and the span's length in scalars.
+enum SplitMemo {
     struct Key: Hashable {
         let tokenizer: Int
         let word: String
+        let length: Int
     }
 
     static let limit = 8_192
     static let longest = 64
-    static let local = ThreadLocal { SplitMemo() }
-
-    /// (One thread's, so no dynamic exclusivity check.)
-    @exclusivity(unchecked) private var entries: [Key: (length: Int, pieces: [Token])] = [:]
-
-    /// The pieces of `key`'s word over a span of `length` scalars, when known.
-    func pieces(_ key: Key, length: Int) -> [Token]? {
-        guard let entry = entries[key], entry.length == length else { return nil }
-        return entry.pieces
-    }
-
-    func keep(_ pieces: [Token], for key: Key, length: Int) {
-        if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-        entries[key] = (length, pieces)
-    }
+    static let local = ThreadLocal { WordMemo<Key, [Token]>(limit: limit, longest: longest) }
 }

@@ -1016,9 +1016,9 @@ struct MatcherScratch {
     /// and where each offset's start (`nearStarts`).
     var near: [Int32] = []
     var nearStarts: [Int32] = []
-    /// Per offset, the bits (`Automaton.wordBit`) of the words the units from there on may be
+    /// Per offset, the bits (`Automaton.aheadBit`) of the words the units from there on may be
     /// read as (their words and the words they are one slip from).
-    var readableAfter: [UInt32] = []
+    var readableAfter: [Automaton.AheadBits] = []
     /// Each offset's states with their best paths (`state << 32 | path index`).
     var states: [[Int]] = []
     /// How many of `states` the current run has (those after it are empty).
@@ -1186,7 +1186,7 @@ final class AutomatonMatcher {
         var slotCache = scratch.slotCache
         var near: [Int32] = []
         var nearStarts: [Int32] = []
-        var readableAfter: [UInt32] = []
+        var readableAfter: [Automaton.AheadBits] = []
         var slotMatchList: [PathArena.SlotMatch] = []
         var slotRanges: [Range<Int>] = []
         var sources = SlotSources()
@@ -1212,7 +1212,7 @@ final class AutomatonMatcher {
         slotCache.reset(positions: length + 1, slots: 2 * slotCount)
         // The grammar words each unit of four characters or more that no template has is one
         // slip from (`near`, the offset's at `nearStarts[offset]..<nearStarts[offset + 1]`), and
-        // the bits (`Automaton.wordBit`) of what the units from each offset on may be read as
+        // the bits (`Automaton.aheadBit`) of what the units from each offset on may be read as
         // (`readableAfter`): their words and the words they are one slip from.
         for offset in 0..<length {
             nearStarts.append(Int32(near.count))
@@ -1222,10 +1222,10 @@ final class AutomatonMatcher {
             }
         }
         nearStarts.append(Int32(near.count))
-        for _ in 0...length { readableAfter.append(0) }
+        for _ in 0...length { readableAfter.append(.none) }
         for offset in stride(from: length - 1, through: 0, by: -1) {
-            var bits = wordBits[from + offset]
-            for k in Int(nearStarts[offset])..<Int(nearStarts[offset + 1]) { bits |= Automaton.wordBit(near[k]) }
+            var bits = ids[from + offset].map(Automaton.aheadBit) ?? .none
+            for k in Int(nearStarts[offset])..<Int(nearStarts[offset + 1]) { bits |= Automaton.aheadBit(near[k]) }
             readableAfter[offset] = readableAfter[offset + 1] | bits
         }
         // Every slot's value reads a unit at least (a free slot's a word, an entity's, an enum

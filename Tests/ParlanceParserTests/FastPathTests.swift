@@ -243,14 +243,14 @@ import Testing
         for _ in 0..<40 {
             let (automaton, states) = Self.randomAutomaton(
                 &generator, states: 40, edges: [.filler("please"), .slot(free), .slot(free)] + words.map { .word($0) })
-            var plain = [UInt32](repeating: 0, count: states.count)
+            var plain = [Automaton.AheadBits](repeating: .none, count: states.count)
             var changed = true
             while changed {
                 changed = false
                 for state in states.indices {
-                    var bits: UInt32 = automaton.endSteps[state].isEmpty ? 0 : ~0
-                    for step in automaton.wordSteps[state] { bits |= Automaton.wordBit(step.key) }
-                    for step in automaton.fillerSteps[state] { bits |= Automaton.wordBit(step.key) }
+                    var bits: Automaton.AheadBits = automaton.endSteps[state].isEmpty ? .none : .all
+                    for step in automaton.wordSteps[state] { bits |= Automaton.aheadBit(step.key) }
+                    for step in automaton.fillerSteps[state] { bits |= Automaton.aheadBit(step.key) }
                     for step in automaton.slotSteps[state] { bits |= plain[step.state] }
                     if bits != plain[state] {
                         plain[state] = bits
@@ -260,13 +260,38 @@ import Testing
             }
             #expect(automaton.aheadMasks == plain)
             for bits in plain {
-                if bits == Automaton.acceptsWithoutWord { seen.all += 1 } else if bits == 0 { seen.none += 1 } else { seen.some += 1 }
+                if bits == Automaton.acceptsWithoutWord { seen.all += 1 } else if bits == .none { seen.none += 1 } else { seen.some += 1 }
             }
             let read = try? ImageCache.decode(Automaton.self, from: Data(ImageCache.encode(automaton)))
             #expect(read?.aheadMasks == automaton.aheadMasks)
         }
         // States that may end without a word, states with words ahead, and states with none.
         #expect(seen.all > 50 && seen.some > 50 && seen.none > 50, "\(seen)")
+    }
+
+    /// A word's bit in the sketch of words ahead is one of 128, every one of them used (the ids
+    /// of a grammar's words fall on both halves), and a state's facts are one record with no
+    /// padding: an image holds the record's bytes as they are, so every one of them is a field
+    /// written.
+    @Test func wordsAheadSketchHas128BitsAndTheRecordNoPadding() {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for id in Int32(0)..<4_000 {
+            let bit = Automaton.aheadBit(id)
+            #expect(bit.low.nonzeroBitCount + bit.high.nonzeroBitCount == 1)
+            low |= bit.low
+            high |= bit.high
+        }
+        #expect(low == ~0 && high == ~0)
+        #expect(MemoryLayout<Automaton.StateFacts>.size == 24)
+        #expect(MemoryLayout<Automaton.StateFacts>.stride == MemoryLayout<Automaton.StateFacts>.size)
+        let a = Automaton.AheadBits(low: 1 << 3, high: 0)
+        let b = Automaton.AheadBits(low: 0, high: 1 << 3)
+        #expect(!a.meets(b) && (a | b).meets(b) && (a | b).meets(a))
+        let facts = Automaton.StateFacts(wordMask: 5, ahead: b, needs: 1, reads: Automaton.Reads.words)
+        #expect(facts.mayRead(b) && !facts.mayRead(a) && !facts.mayRead(.none))
+        let ends = Automaton.StateFacts(wordMask: 0, ahead: Automaton.acceptsWithoutWord, needs: 0, reads: 0)
+        #expect(ends.mayRead(.none))
     }
 
     /// Slots of the same kind that capture alike are twins (the first of them named), enum

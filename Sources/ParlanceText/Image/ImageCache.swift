@@ -20,7 +20,7 @@ package enum ImageCache {
     static let releaseStretch = 1 << 20
 
     /// The layout's version: bumped whenever any `ImageCodable` layout changes.
-    package static let formatVersion = 6
+    package static let formatVersion = 7
     static let magic: [UInt8] = Array("PARLANCE-IMAGE\n\0".utf8)
 
     /// The folder images are kept in; nil when the cache is off.

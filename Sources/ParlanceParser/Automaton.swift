@@ -268,8 +268,8 @@ struct Automaton: Sendable {
     static let acceptsWithoutWord = AheadBits.all
 
     /// Per state, the words it may read next (`aheadMasks`): its own words (`ownWords`, from
-    /// `aheadWords`), then, back along the slot steps, those of the states they lead to, until
-    /// nothing changes.
+    /// `wordSketches` by `aheadBit`), then, back along the slot steps, those of the states they
+    /// lead to, until nothing changes.
     static func aheadMasks(states: Int, ownWords: [AheadBits], slots: StepView, ends: StepView) -> [AheadBits] {
         guard states > 0, ownWords.count == states, slots.starts.count == states + 1, ends.starts.count == states + 1 else {
             return [AheadBits](repeating: acceptsWithoutWord, count: states)
@@ -302,26 +302,19 @@ struct Automaton: Sendable {
         1 << UInt32((UInt64(UInt32(bitPattern: id)) &* 0x9E37_79B9_7F4A_7C15) >> 59)
     }
 
-    /// Per state, the bits of the words its steps in `words` and `fillers` read (`wordMasks`).
-    static func wordMasks(states: Int, words: StepView, fillers: StepView) -> [UInt32] {
-        var masks = [UInt32](repeating: 0, count: states)
+    /// Per state, the sketch of the words its steps in `words` and `fillers` read: `bit` of
+    /// each word, joined by `join` from `none` (`wordMasks` in 32 bits, by `wordBit`; the own
+    /// words of `aheadMasks` in 128, by `aheadBit`).
+    static func wordSketches<Bits>(
+        states: Int, words: StepView, fillers: StepView, none: Bits, _ bit: (Int32) -> Bits, _ join: (inout Bits, Bits) -> Void
+    ) -> [Bits] {
+        var sketches = [Bits](repeating: none, count: states)
         for table in [words, fillers] where table.starts.count == states + 1 {
             for state in 0..<states {
-                for step in table[state] { masks[state] |= wordBit(step.key) }
+                for step in table[state] { join(&sketches[state], bit(step.key)) }
             }
         }
-        return masks
-    }
-
-    /// Per state, the `aheadBit`s of the words its steps in `words` and `fillers` read.
-    static func aheadWords(states: Int, words: StepView, fillers: StepView) -> [AheadBits] {
-        var masks = [AheadBits](repeating: .none, count: states)
-        for table in [words, fillers] where table.starts.count == states + 1 {
-            for state in 0..<states {
-                for step in table[state] { masks[state] |= aheadBit(step.key) }
-            }
-        }
-        return masks
+        return sketches
     }
 
     /// The bits of `reads`.
@@ -409,10 +402,13 @@ struct Automaton: Sendable {
         deriveLookups()
         let reads = Self.reads(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slips: slipSteps.view, slots: slotSteps.view)
-        let wordMasks = Self.wordMasks(states: count, words: wordSteps.view, fillers: fillerSteps.view)
-        let aheadMasks = Self.aheadMasks(
-            states: count, ownWords: Self.aheadWords(states: count, words: wordSteps.view, fillers: fillerSteps.view),
-            slots: slotSteps.view, ends: endSteps.view)
+        let wordMasks = Self.wordSketches(states: count, words: wordSteps.view, fillers: fillerSteps.view, none: 0, Self.wordBit) {
+            $0 |= $1
+        }
+        let ownWords = Self.wordSketches(states: count, words: wordSteps.view, fillers: fillerSteps.view, none: .none, Self.aheadBit) {
+            $0 |= $1
+        }
+        let aheadMasks = Self.aheadMasks(states: count, ownWords: ownWords, slots: slotSteps.view, ends: endSteps.view)
         let needs = Self.needs(
             states: count, words: wordSteps.view, fillers: fillerSteps.view, slots: slotSteps.view, ends: endSteps.view,
             slotReadsNothing: slotPlans.map { $0.kind == .app })

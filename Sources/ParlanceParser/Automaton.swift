@@ -688,6 +688,8 @@ extension Automaton: ImageCodable {
 /// share it, and copying them copies one reference, not the automaton's dozens of tables.
 final class SharedAutomaton: Sendable {
     let automaton: Automaton
+    /// The automaton's number in the thread's memo of slips (`IDsMemo`, `MemoOwner`).
+    let serial = MemoOwner.next()
     init(_ automaton: Automaton) { self.automaton = automaton }
 }
 

@@ -97,7 +97,7 @@ public struct FallbackModel: Sendable, Codable {
         self.serial = MemoOwner.next()
     }
 
-    /// Which model a word's rows were looked up in (`RowMemo`): one number per model made
+    /// Which model a word's rows were looked up in (`IDsMemo`): one number per model made
     /// (copies share it, and their tables).
     let serial: Int
 
@@ -362,7 +362,7 @@ enum FallbackFeatures {
     /// table's rows are in the order of their names' bytes (`FeatureTable.ascendsByBytes`),
     /// since keys are normalized (NFC), and strings in NFC sort as their UTF-8 bytes do.
     ///
-    /// A word's own rows (its features but the bigrams) are kept per thread (`RowMemo`, by
+    /// A word's own rows (its features but the bigrams) are kept per thread (`IDsMemo`, by
     /// `model`, the model's `serial`, and the stemmer's language): the same words come back line
     /// after line, and a stem and a dozen trigrams looked up cost thousands of instructions.
     static func rows(
@@ -371,9 +371,9 @@ enum FallbackFeatures {
         let words = words(units: units, entities: entities, mentions: mentions)
         var found: [Int32] = []
         found.reserveCapacity(words.count * 12)
-        let memo = RowMemo.local.value
+        let memo = IDsMemo.local.value
         for word in words {
-            let key = RowMemo.Key(model: model, stemmer: stemmer?.language, word: word)
+            let key = IDsMemo.Key(owner: model, qualifier: stemmer?.language, word: word)
             found += memo.value(of: key, bytes: word.utf8.count) {
                 var made: [Int32] = []
                 forEachFeature(of: [word], stemmer: stemmer, bigrams: false) { bytes in
@@ -602,25 +602,29 @@ public enum FallbackTrainer {
     }
 }
 
-/// The rows of each word's own features (`FallbackFeatures.rows`), kept per thread: by
-/// model, stemmer and word, at most `limit` words of at most `longest` bytes, a full table
-/// emptied. (Not a `WordMemo`: a generic class of the text module is not specialized here, and
-/// its lookups through the generic code cost about 7 K instructions an utterance more.)
-final class RowMemo {
+/// Numbers worked out for a word, kept per thread: a word's own feature rows
+/// (`FallbackFeatures.rows`, by model and stemmer) and the grammar words it is one slip from
+/// (`Automaton.nearWords`, by automaton). At most `limit` words of at most `longest` bytes; a
+/// full table is emptied. (Not a `WordMemo`: a generic class of the text module is not
+/// specialized here, and its lookups through the generic code cost about 7 K instructions an
+/// utterance more.)
+final class IDsMemo {
     struct Key: Hashable {
-        let model: Int
-        let stemmer: String?
+        /// The object the numbers come from (`MemoOwner`): a model, an automaton.
+        let owner: Int
+        /// What else they depend on (a model's stemmer's language), nil for nothing.
+        let qualifier: String?
         let word: String
     }
 
     static let limit = 8_192
     static let longest = 64
-    static let local = ThreadLocal { RowMemo() }
+    static let local = ThreadLocal { IDsMemo() }
 
     /// (One thread's, so no dynamic exclusivity check.)
     @exclusivity(unchecked) private var entries: [Key: [Int32]] = [:]
 
-    /// The rows of `key`, made by `make` the first time.
+    /// The numbers of `key`, made by `make` the first time.
     func value(of key: Key, bytes: Int, _ make: () -> [Int32]) -> [Int32] {
         guard bytes <= Self.longest else { return make() }
         if let known = entries[key] { return known }

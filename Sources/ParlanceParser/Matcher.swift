@@ -275,7 +275,14 @@ struct PhraseSet: Sendable {
     /// A known phrase said a little differently: split or run together ("banana rific",
     /// "Dschungel Sprint"), or with one slip in words of four letters or more ("Cocunut
     /// Crunch"). For closed slots, which otherwise take known phrases only.
-    func nearlyContains(_ keys: ArraySlice<String>) -> Bool { table.nearlyContains(keys) }
+    func nearlyContains(_ keys: ArraySlice<String>) -> Bool { table.saidSplitUp(keys) || table.saidWithOneSlip(keys) }
+
+    /// `nearlyContains`'s first half: a known phrase with its words split or run together.
+    func saidSplitUp(_ keys: ArraySlice<String>) -> Bool { table.saidSplitUp(keys) }
+
+    /// `nearlyContains`'s second half: a known phrase with one slip in one of its words (so
+    /// every other word is one of the set's).
+    func saidWithOneSlip(_ keys: ArraySlice<String>) -> Bool { table.saidWithOneSlip(keys) }
 
     /// Vocabularies larger than this get no near matching (it scans the phrases).
     static let nearMatchLimit = 2_000
@@ -310,6 +317,9 @@ extension PhraseSet {
         /// Sketches (`Bits256`) of `joined`, and of `byLength`'s keys (word count, first byte): a
         /// run that is none is ruled out without making or hashing it.
         @exclusivity(unchecked) private var joinedSketch = Bits256()
+        /// The second sketches (`Bits256.secondSketch`) of `joined`: a run said split up is
+        /// looked for (`saidSplitUp`) only when both its bits are set.
+        @exclusivity(unchecked) private var joinedSecondSketch = Bits256()
         @exclusivity(unchecked) private var nearSketch = Bits256()
 
         init() {}
@@ -324,6 +334,7 @@ extension PhraseSet {
             made.words = words
             made.wordSketch = wordSketch
             made.joinedSketch = joinedSketch
+            made.joinedSecondSketch = joinedSecondSketch
             made.nearSketch = nearSketch
             return made
         }
@@ -335,7 +346,9 @@ extension PhraseSet {
             words.formUnion(keys)
             for key in keys { wordSketch.insert(Bits256.sketch(key)) }
             joined.insert(keys.joined())
-            joinedSketch.insert(Bits256.sketch(joining: keys[...]))
+            let ends = Bits256.ends(joining: keys[...])
+            joinedSketch.insert(Bits256.sketch(count: ends.count, first: ends.first, last: ends.last))
+            joinedSecondSketch.insert(Bits256.secondSketch(count: ends.count, first: ends.first, last: ends.last))
             if phrases.count <= PhraseSet.nearMatchLimit {
                 func add(_ bucket: inout NearPhrases) {
                     bucket.phrases.append(keys)
@@ -368,14 +381,21 @@ extension PhraseSet {
             return stride(from: reach, through: 1, by: -1).first { contains(keys[start..<(start + $0)]) }
         }
 
-        /// `PhraseSet.nearlyContains`.
-        func nearlyContains(_ keys: ArraySlice<String>) -> Bool {
+        /// `PhraseSet.saidSplitUp`.
+        func saidSplitUp(_ keys: ArraySlice<String>) -> Bool {
             guard keys.count <= longest + 3 else { return false }
-            if joinedSketch.contains(Bits256.sketch(joining: keys)) {
-                let run = keys.concatenated()
-                if run.characterCount >= 6, joined.contains(run) { return true }
-            }
-            guard nearSketch.contains(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil)),
+            let ends = Bits256.ends(joining: keys)
+            guard joinedSketch.contains(Bits256.sketch(count: ends.count, first: ends.first, last: ends.last)),
+                joinedSecondSketch.contains(Bits256.secondSketch(count: ends.count, first: ends.first, last: ends.last))
+            else { return false }
+            let run = keys.concatenated()
+            return run.characterCount >= 6 && joined.contains(run)
+        }
+
+        /// `PhraseSet.saidWithOneSlip`.
+        func saidWithOneSlip(_ keys: ArraySlice<String>) -> Bool {
+            guard keys.count <= longest + 3,
+                nearSketch.contains(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil)),
                 let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)]
             else { return false }
             let said = Array(keys)
@@ -967,7 +987,6 @@ struct SlotSources {
     /// Per vocabulary in `known` and unit, one after another: 1 a word of the vocabulary, 0
     /// not, -1 not looked up yet (one array for all of them, kept from run to run).
     private var flags: [Int8] = []
-
     mutating func removeAll() {
         knownOf.empty()
         known.empty()
@@ -976,12 +995,31 @@ struct SlotSources {
 
     /// Whether `keys[range]` is one of the phrases of `known[v]`.
     mutating func isPhrase(_ v: Int, _ keys: [String], _ range: Range<Int>) -> Bool {
-        let first = known[v].first
-        for unit in range {
-            if flags[first + unit] < 0 { flags[first + unit] = known[v].phrases.hasWord(keys[unit]) ? 1 : 0 }
-            if flags[first + unit] == 0 { return false }
-        }
+        for unit in range where !isWord(v, keys, unit) { return false }
         return known[v].phrases.contains(keys[range])
+    }
+
+    /// Whether `keys[range]` is one of the phrases of `known[v]` said a little differently
+    /// (`PhraseSet.nearlyContains`). With one slip, every word but one is a word of the
+    /// vocabulary: a run with two that are not is ruled out before the phrases are scanned.
+    mutating func isNearPhrase(_ v: Int, _ keys: [String], _ range: Range<Int>) -> Bool {
+        let phrases = known[v].phrases
+        if phrases.saidSplitUp(keys[range]) { return true }
+        if range.count > 1 {
+            var unknown = 0
+            for unit in range where !isWord(v, keys, unit) {
+                unknown += 1
+                if unknown > 1 { return false }
+            }
+        }
+        return phrases.saidWithOneSlip(keys[range])
+    }
+
+    /// Whether unit `unit` is a word of `known[v]` (looked up once per run).
+    @inline(__always) private mutating func isWord(_ v: Int, _ keys: [String], _ unit: Int) -> Bool {
+        let at = known[v].first + unit
+        if flags[at] < 0 { flags[at] = known[v].phrases.hasWord(keys[unit]) ? 1 : 0 }
+        return flags[at] == 1
     }
 
     /// The index in `known` of slot `id`'s vocabulary, -1 for none.
@@ -1214,11 +1252,20 @@ final class AutomatonMatcher {
         // slip from (`near`, the offset's at `nearStarts[offset]..<nearStarts[offset + 1]`), and
         // the bits (`Automaton.aheadBit`) of what the units from each offset on may be read as
         // (`readableAfter`): their words and the words they are one slip from.
+        // (A word's near words are kept per thread, by automaton: the same words come back in
+        // every run and reading, and line after line.)
+        let memo = IDsMemo.local.value
         for offset in 0..<length {
             nearStarts.append(Int32(near.count))
             let position = from + offset
             if lengths[position] >= 4, ids[position] == nil {
-                shared.automaton.nearWords(keys[position], length: lengths[position], mask: masks[position], into: &near)
+                let word = keys[position]
+                let found = memo.value(of: IDsMemo.Key(owner: shared.serial, qualifier: nil, word: word), bytes: word.utf8.count) {
+                    var made: [Int32] = []
+                    shared.automaton.nearWords(word, length: lengths[position], mask: masks[position], into: &made)
+                    return made
+                }
+                for id in found { near.append(id) }
             }
         }
         nearStarts.append(Int32(near.count))
@@ -1477,7 +1524,7 @@ final class AutomatonMatcher {
                     known += item.count
                     return true
                 }
-                if perToken == nil, v >= 0, sources.known[v].phrases.nearlyContains(keys[item]) {
+                if perToken == nil, v >= 0, sources.isNearPhrase(v, keys, item) {
                     score += MatchScores.nearKnownNameToken * Double(item.count)
                     known += item.count
                     return true
@@ -1508,7 +1555,7 @@ final class AutomatonMatcher {
                 if v >= 0, range.count <= longest, isPhrase(range) {
                     return (MatchScores.knownNameToken * Double(range.count), range.count)
                 }
-                if perToken == nil, v >= 0, sources.known[v].phrases.nearlyContains(keys[range]) {
+                if perToken == nil, v >= 0, sources.isNearPhrase(v, keys, range) {
                     return (MatchScores.nearKnownNameToken * Double(range.count), range.count)
                 }
                 guard let perToken, !(names && notName[valueStart]) else { return nil }

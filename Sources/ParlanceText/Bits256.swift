@@ -55,6 +55,13 @@ public struct Bits256: Sendable {
 
     /// The bit of the words run together, worked out from the words (no string made).
     @inlinable @inline(__always) public static func sketch(joining words: ArraySlice<String>) -> Int {
+        let ends = ends(joining: words)
+        return sketch(count: ends.count, first: ends.first, last: ends.last)
+    }
+
+    /// The length in bytes and the first and last bytes of the words run together (no string
+    /// made).
+    @inlinable @inline(__always) public static func ends(joining words: ArraySlice<String>) -> (count: Int, first: UInt8?, last: UInt8?) {
         var count = 0
         var first: UInt8?
         var last: UInt8?
@@ -67,6 +74,17 @@ public struct Bits256: Sendable {
             if first == nil { first = head }
             if let tail { last = tail }
         }
-        return sketch(count: count, first: first, last: last)
+        return (count, first, last)
+    }
+
+    /// A second bit for the same length and ends, mixed otherwise than `sketch(count:first:last:)`:
+    /// a table that sets both bits of each of its words rules out a word either of whose bits
+    /// is clear (two tables of 256 bits rule out more than one of 512 when a table holds many
+    /// words).
+    @inlinable @inline(__always) public static func secondSketch(count: Int, first: UInt8?, last: UInt8?) -> Int {
+        var h = count &* 113
+        if let first { h ^= Int(first) &* 29 }
+        if let last { h = h &+ Int(last) &* 11 }
+        return (h ^ (h >> 8)) & 255
     }
 }

@@ -176,6 +176,40 @@ import Testing
         #expect(seen.near > 300 && seen.none > 300, "\(seen)")
     }
 
+    /// The words a unit is one slip from are kept per thread and automaton (`IDsMemo`): two
+    /// automatons asked about the same word each get their own words, the first time and the
+    /// next, and a word one slip from none of them gets none.
+    @Test func nearWordsAreRememberedPerAutomaton() {
+        func automaton(_ words: [String]) -> (SharedAutomaton, Int) {
+            var automaton = Automaton()
+            let start = automaton.newState()
+            let end = automaton.newState()
+            for word in words { automaton.connect(start, .word(word), end) }
+            automaton.close(start: start, accepting: [end])
+            return (SharedAutomaton(automaton), start)
+        }
+        func read(_ said: String, by shared: SharedAutomaton, from start: Int) -> [String] {
+            let token = Token(text: said, normalized: said, key: said, kind: .word, span: Span(0, said.count))
+            let oracle = SlotOracle(
+                units: [MatchUnit(key: said, token: token, commaBefore: false)], entities: [:], vocabularies: [:],
+                binding: SlotBinding(), app: nil)
+            return AutomatonMatcher(automaton: shared, oracle: oracle).run(start: start, from: 0, to: 1).map { _, path in
+                "\(path.score) \(path.literals)"
+            }
+        }
+        let (messages, messagesStart) = automaton(["message"])
+        let (massages, massagesStart) = automaton(["massages"])
+        for _ in 0..<3 {
+            // "mesage" is one slip from "message" only; "massage" from both.
+            #expect(read("mesage", by: messages, from: messagesStart) == ["\(MatchScores.fuzzyLiteral) 1"])
+            #expect(read("mesage", by: massages, from: massagesStart).isEmpty)
+            #expect(read("massage", by: messages, from: messagesStart) == ["\(MatchScores.fuzzyLiteral) 1"])
+            #expect(read("massage", by: massages, from: massagesStart) == ["\(MatchScores.fuzzyLiteral) 1"])
+            #expect(read("melody", by: messages, from: messagesStart).isEmpty)
+        }
+        #expect(messages.serial != massages.serial)
+    }
+
     /// An automaton of two to `most` states, each edge one of `edges`, an epsilon or an accept
     /// edge, closed from its first state with about a quarter of its states accepting.
     static func randomAutomaton(_ generator: inout Generator, states most: Int, edges: [Automaton.Edge]) -> (Automaton, [Int]) {
@@ -463,6 +497,54 @@ import Testing
         }
         // Both answers came up often.
         #expect(seen.near > 500 && seen.not > 500, "\(seen)")
+    }
+
+    /// A matcher's question about a run of units (`SlotSources.isNearPhrase`, which rules out
+    /// a run with two words the vocabulary lacks before it scans the phrases) has the answer of
+    /// `PhraseSet.nearlyContains` about the run.
+    @Test func nearPhrasesOfUnitsAreThoseOfTheSet() {
+        var generator = Generator(state: 35)
+        let letters = ["a", "b", "o", "s", "e", "n", "r", "é"]
+        func word() -> String {
+            (0..<Int.random(in: 1...6, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+        }
+        let slot = Automaton.Slot(parameter: "p", kind: .free(maxLength: 4, list: false, vocabulary: "names", perToken: nil, names: true))
+        var seen = (near: 0, not: 0)
+        for _ in 0..<300 {
+            let phrases = (0..<Int.random(in: 1...20, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
+            }
+            var set = PhraseSet()
+            for phrase in phrases { set.insert(phrase) }
+            // Units: words of the phrases, some a little changed, and other words.
+            let keys = (0..<Int.random(in: 1...8, using: &generator)).map { _ -> String in
+                var key = phrases.randomElement(using: &generator)!.randomElement(using: &generator)!
+                switch Int.random(in: 0...3, using: &generator) {
+                case 0: key += letters.randomElement(using: &generator)!
+                case 1 where key.count > 1: key.removeLast()
+                case 2: key = word()
+                default: break
+                }
+                return key
+            }
+            let units = keys.enumerated().map { n, key in
+                MatchUnit(
+                    key: key, token: Token(text: key, normalized: key, key: key, kind: .word, span: Span(n, n + 1)), commaBefore: false)
+            }
+            let oracle = SlotOracle(
+                units: units, entities: [:], vocabularies: ["names": set], binding: SlotBinding([slot], enumerations: [:]), app: nil)
+            var sources = SlotSources()
+            let v = sources.vocabulary(0, oracle, units: keys.count)
+            #expect(v == 0)
+            for start in keys.indices {
+                for end in (start + 1)...keys.count {
+                    let near = sources.isNearPhrase(v, keys, start..<end)
+                    #expect(near == set.nearlyContains(keys[start..<end]), "\(keys[start..<end]) in \(phrases)")
+                    if near { seen.near += 1 } else { seen.not += 1 }
+                }
+            }
+        }
+        #expect(seen.near > 100 && seen.not > 1_000, "\(seen)")
     }
 
     /// A run of words that `AppNameKeys.mayBeNear(run:)` rules out (not joined) is one `near`

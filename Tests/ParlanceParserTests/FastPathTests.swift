@@ -443,6 +443,14 @@ import Testing
         #expect(compared.results > 300, "\(compared)")
     }
 
+    /// `count` phrases made by `phrase`, and the set of them.
+    static func phraseSet(of count: Int, _ phrase: () -> [String]) -> ([[String]], PhraseSet) {
+        let phrases = (0..<count).map { _ in phrase() }
+        var set = PhraseSet()
+        for phrase in phrases { set.insert(phrase) }
+        return (phrases, set)
+    }
+
     @Test func nearPhrasesAreTheirPlainDefinition() {
         var generator = Generator(state: 33)
         let letters = ["a", "b", "o", "ö", "s", "ß", "e", "é", "\u{301}", "n", "\r\n", "👍"]
@@ -465,11 +473,9 @@ import Testing
         }
         var seen = (near: 0, not: 0)
         for _ in 0..<200 {
-            let phrases = (0..<Int.random(in: 1...30, using: &generator)).map { _ in
+            let (phrases, set) = Self.phraseSet(of: Int.random(in: 1...30, using: &generator)) {
                 (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
             }
-            var set = PhraseSet()
-            for phrase in phrases { set.insert(phrase) }
             for _ in 0..<40 {
                 // Often a phrase of the set with one word changed a little, so that both answers come up.
                 var said = phrases.randomElement(using: &generator)!
@@ -511,11 +517,9 @@ import Testing
         let slot = Automaton.Slot(parameter: "p", kind: .free(maxLength: 4, list: false, vocabulary: "names", perToken: nil, names: true))
         var seen = (near: 0, not: 0)
         for _ in 0..<300 {
-            let phrases = (0..<Int.random(in: 1...20, using: &generator)).map { _ in
+            let (phrases, set) = Self.phraseSet(of: Int.random(in: 1...20, using: &generator)) {
                 (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
             }
-            var set = PhraseSet()
-            for phrase in phrases { set.insert(phrase) }
             // Units: words of the phrases, some a little changed, and other words.
             let keys = (0..<Int.random(in: 1...8, using: &generator)).map { _ -> String in
                 var key = phrases.randomElement(using: &generator)!.randomElement(using: &generator)!

@@ -987,6 +987,7 @@ struct SlotSources {
     /// Per vocabulary in `known` and unit, one after another: 1 a word of the vocabulary, 0
     /// not, -1 not looked up yet (one array for all of them, kept from run to run).
     private var flags: [Int8] = []
+
     mutating func removeAll() {
         knownOf.empty()
         known.empty()

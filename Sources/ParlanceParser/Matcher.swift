@@ -274,7 +274,9 @@ struct PhraseSet: Sendable {
 
     /// A known phrase said a little differently: split or run together ("banana rific",
     /// "Dschungel Sprint"), or with one slip in words of four letters or more ("Cocunut
-    /// Crunch"). For closed slots, which otherwise take known phrases only.
+    /// Crunch"). For closed slots, which otherwise take known phrases only. The matcher asks
+    /// its two halves through `SlotSources.isNearPhrase`, which rules out a run with two words
+    /// the set lacks before the second; this is the definition that answer is checked against.
     func nearlyContains(_ keys: ArraySlice<String>) -> Bool { table.saidSplitUp(keys) || table.saidWithOneSlip(keys) }
 
     /// `nearlyContains`'s first half: a known phrase with its words split or run together.

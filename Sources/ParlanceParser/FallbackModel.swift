@@ -265,6 +265,7 @@ enum FallbackFeatures {
     /// entity's as "#" and its type.
     static func words(units: [MatchUnit], entities: [Entity], mentions: [Range<Int>]) -> [String] {
         var words: [String] = []
+        words.reserveCapacity(units.count)
         var i = 0
         while i < units.count {
             if let mention = mentions.first(where: { $0.lowerBound == i }) {

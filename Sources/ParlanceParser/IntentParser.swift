@@ -213,7 +213,7 @@ public final class IntentParser: UtteranceParser {
         guard let frame = result.intent, let words = u.grammar.outside[frame.domain], let spec = catalogue.intent(frame.name)
         else { return result }
         let free = freeTextRanges(frame, spec, u.units)
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         // A verb and the particle that ends its clause, wherever the template put the particle
         // ("schicke Rover zurück" read "zurück" as a message): the two make another verb. Not
         // when a colon says what follows is written ("Schick Anna: bin gleich zurück").
@@ -256,13 +256,14 @@ public final class IntentParser: UtteranceParser {
                 if keys == nil { keys = LanguageGrammar.unitKeys(language.grammar.tokenizer.tokenize(p.raw))[...] }
                 return set.contains(keys!)
             }
-            guard let own = spec.parameter(p.name), own.vocabulary != nil, !known(own.vocabulary) else { continue }
-            let other = spec.parameters.first { q in
+            guard let own = spec.parameter(p.name), own.vocabulary != nil else { continue }
+            // The parameters the name could go to, found before the value is tokenized: most
+            // intents have none (one parameter of names).
+            let others = spec.parameters.filter { q in
                 q.name != p.name && q.vocabulary != nil && q.vocabulary != own.vocabulary
                     && (q.list || !frame.parameters.contains { $0.name == q.name })
-                    && known(q.vocabulary)
             }
-            guard let other else { continue }
+            guard !others.isEmpty, !known(own.vocabulary), let other = others.first(where: { known($0.vocabulary) }) else { continue }
             frame.parameters[n] = Parameter(name: other.name, value: p.value, raw: p.raw, span: p.span, resolution: p.resolution)
             changed = true
         }
@@ -685,7 +686,8 @@ public final class IntentParser: UtteranceParser {
     func match(
         _ compiled: LanguageGrammar.Compiled, _ grammar: LanguageGrammar, custom: CustomGrammar?, units: [MatchUnit], entities: [Entity],
         scalars: [Unicode.Scalar],
-        vocabularies: [String: PhraseSet], mention: Mention?, bonus: Double, bend: Bool = false, kept: [Range<Int>] = []
+        vocabularies: [String: PhraseSet], bound: [PhraseSet?] = [], mention: Mention?, bonus: Double, bend: Bool = false,
+        kept: [Range<Int>] = []
     ) -> [Candidate] {
         guard !units.isEmpty else { return [] }
         var entityUnits: [Int: [(end: Int, entity: Entity)]] = [:]
@@ -699,8 +701,8 @@ public final class IntentParser: UtteranceParser {
             units: units, entities: entityUnits, vocabularies: vocabularies, binding: compiled.binding,
             wordClasses: grammar.wordClasses, capitalizedNouns: grammar.capitalizedNouns, app: nil,
             mentions: kept)
-        oracle.valueStarts = SlotOracle.valueStarts(
-            units, startWords: custom?.valueStartWords ?? grammar.valueStartWords)
+        oracle.valueStartWords = custom?.valueStartWords ?? grammar.valueStartWords
+        oracle.boundVocabularies = bound
         let matcher = AutomatonMatcher(automaton: compiled.shared, oracle: oracle, bend: bend)
         let accepted = matcher.run(start: compiled.start, from: 0, to: units.count)
         let dotted = vocabularies["."] ?? PhraseSet()
@@ -998,6 +1000,19 @@ public final class IntentParser: UtteranceParser {
         /// "vocabulary") that `vocabularies` also holds.
         let userItems: [String: PhraseSet]
         private let tierSlot = Locked<CustomTier?>(nil)
+        /// `vocabularies` by each binding's vocabulary names (`vocabularies(of:)`), by the
+        /// binding's serial.
+        private let bound = Locked<[Int: [PhraseSet?]]>([:])
+
+        /// `vocabularies` by `binding.vocabularyNames`' indices, resolved once per binding: a
+        /// run then finds a slot's vocabulary without hashing its name.
+        func vocabularies(of binding: SlotBinding) -> [PhraseSet?] {
+            guard binding.serial != 0 else { return [] }
+            if let known = bound.withLock({ $0[binding.serial] }) { return known }
+            let made = binding.vocabularyNames.map { vocabularies[$0] }
+            bound.withLock { $0[binding.serial] = made }
+            return made
+        }
 
         /// The gazetteer kind of the language's well-known places.
         static let knownPlaces = "knownPlace"

@@ -114,11 +114,16 @@ struct SlotBinding: Sendable {
         }
     }
 
+    /// The binding's number, by which a language's vocabularies are resolved once for it
+    /// (`IntentParser.LanguageCache.vocabularies(of:)`); 0 for a binding of nothing.
+    private(set) var serial = 0
+
     init() {}
 
     /// `slots` bound to `enumerations` (each slot's parameter's lexicon) and to the names of
     /// their vocabularies.
     init(_ slots: [Automaton.Slot], enumerations: [String: PhraseLexicon]) {
+        defer { serial = MemoOwner.next() }
         var lexiconIndex: [String: Int32] = [:]
         var vocabularyIndex: [String: Int32] = [:]
         for slot in slots {
@@ -192,9 +197,13 @@ struct SlotOracle {
     var capitalizedNouns = false
     /// The app mention a mention pattern must cover, as a unit range.
     var app: Range<Int>?
-    /// Per unit, whether one of `enumerations`' phrases starts there, said exactly (made once
-    /// per match: see `SlotOracle.valueStarts(_:_:)`).
-    var valueStarts: [Bool] = []
+    /// `vocabularies` by `binding.vocabularyNames`' indices (nil: the context has none), when
+    /// resolved beforehand; empty: looked up by name.
+    var boundVocabularies: [PhraseSet?] = []
+    /// The grammar's enum phrases by their first word, for the matcher to ask whether one
+    /// starts at a unit, said exactly (`valueStart(_:at:startWords:)`, each unit the first time
+    /// it is asked); nil: none is ever said.
+    var valueStartWords: StartWords?
     /// App mentions left in place, or (empty ranges) the places mentions were taken from: no
     /// name, place or other value slot covers or spans them (only a message's text and skipped
     /// words may: "tell Rob I'm on Natter now").
@@ -209,17 +218,15 @@ struct SlotOracle {
     /// starts none is ruled out at once, and only the lexicons that have a phrase starting
     /// with it are asked.
     static func valueStarts(_ units: [MatchUnit], startWords: StartWords) -> [Bool] {
-        var starts = [Bool](repeating: false, count: units.count)
-        var keys: [String]?
-        for i in units.indices {
-            guard startWords.sketch.contains(Bits256.sketch(units[i].key)), let lexicons = startWords.lexicons[units[i].key] else {
-                continue
-            }
-            if keys == nil { keys = units.map(\.key) }
-            // (Each of these lexicons has a phrase that starts with the unit's key.)
-            starts[i] = lexicons.contains { $0.startsExactly(keys!, at: i, knownFirst: true) }
-        }
-        return starts
+        let keys = units.map(\.key)
+        return keys.indices.map { valueStart(keys, at: $0, startWords: startWords) }
+    }
+
+    /// Whether one of the lexicons' phrases starts at `keys[i]`, said exactly (`valueStarts`).
+    static func valueStart(_ keys: [String], at i: Int, startWords: StartWords) -> Bool {
+        guard startWords.sketch.contains(Bits256.sketch(keys[i])), let lexicons = startWords.lexicons[keys[i]] else { return false }
+        // (Each of these lexicons has a phrase that starts with the unit's key.)
+        return lexicons.contains { $0.startsExactly(keys, at: i, knownFirst: true) }
     }
 
     /// The lexicons by the first word of each of their phrases, with the words' sketch
@@ -1035,8 +1042,13 @@ struct SlotSources {
         let found = knownOf[name]
         if found >= 0 { return Int(found) }
         if found == -2 { return -1 }
-        let vocabulary = oracle.binding.vocabularyNames[name]
-        guard let phrases = oracle.vocabularies[vocabulary] else {
+        let resolved: PhraseSet?
+        if name < oracle.boundVocabularies.count {
+            resolved = oracle.boundVocabularies[name]
+        } else {
+            resolved = oracle.vocabularies[oracle.binding.vocabularyNames[name]]
+        }
+        guard let phrases = resolved else {
             knownOf[name] = -2
             return -1
         }
@@ -1174,10 +1186,8 @@ final class AutomatonMatcher {
         let lengths = keys.map(\.characterCount)
         self.ids = ids
         self.lengths = lengths
-        self.masks = keys.indices.map { k in lengths[k] >= 4 && ids[k] == nil ? EditDistance.letterMask(keys[k]) : 1 << 63 }
-        let flags = oracle.wordClasses.map { keys.map($0.flags) } ?? Array(repeating: 0, count: keys.count)
-        self.conjunction = flags.map { $0 & WordClasses.conjunction != 0 }
-        self.notName = flags.map { $0 & WordClasses.notName != 0 }
+        self.valueStartFlags = oracle.valueStartWords == nil ? [] : Array(repeating: -1, count: keys.count)
+        self.classFlags = oracle.wordClasses == nil ? [] : Array(repeating: -1, count: keys.count)
         self.bend = bend
         // A name is what the request is about, never a filler: a capitalized word after the
         // first (where capitals mark names) is not skipped ("Retornar *Eva* para base").
@@ -1185,15 +1195,25 @@ final class AutomatonMatcher {
             bend ? oracle.units.indices.map { !oracle.units.capitalMarksName($0, capitalizedNouns: oracle.capitalizedNouns) } : []
     }
 
-    /// Per unit of four characters or more that no template has (the units the one-slip test
-    /// reads), its `EditDistance.letterMask`; bit 63 alone for the others.
-    let masks: [UInt64]
+    /// Per unit, whether an enum phrase starts there, said exactly (`SlotOracle.valueStart`):
+    /// 1 or 0 once asked, -1 before; empty when the oracle has no phrases to ask.
+    @exclusivity(unchecked) private var valueStartFlags: [Int8]
     /// Per unit, whether a bending path may skip it.
     let skippable: [Bool]
-    /// Per unit, whether it joins list items (`WordClasses.conjunction`).
-    let conjunction: [Bool]
-    /// Per unit, whether it cannot be (or start) a name (`WordClasses.notName`).
-    let notName: [Bool]
+    /// Per unit, its `WordClasses.flags` once asked (-1 before; empty when the oracle has no
+    /// word classes): only free slots ask, and only of the units they read.
+    @exclusivity(unchecked) private var classFlags: [Int16]
+
+    /// Whether unit `unit` joins list items (`WordClasses.conjunction`).
+    private func conjunction(_ unit: Int) -> Bool { classes(unit) & WordClasses.conjunction != 0 }
+    /// Whether unit `unit` cannot be (or start) a name (`WordClasses.notName`).
+    private func notName(_ unit: Int) -> Bool { classes(unit) & WordClasses.notName != 0 }
+
+    private func classes(_ unit: Int) -> UInt8 {
+        guard unit < classFlags.count, let wordClasses = oracle.wordClasses else { return 0 }
+        if classFlags[unit] < 0 { classFlags[unit] = Int16(wordClasses.flags(of: keys[unit])) }
+        return UInt8(classFlags[unit])
+    }
 
     /// The best path to each accepting state reached at `to`, by state.
     func run(start: Int, from: Int, to: Int) -> [(state: Int, path: MatchPath)] {
@@ -1256,7 +1276,8 @@ final class AutomatonMatcher {
         // the bits (`Automaton.aheadBit`) of what the units from each offset on may be read as
         // (`readableAfter`): their words and the words they are one slip from.
         // (A word's near words are kept per thread, by automaton: the same words come back in
-        // every run and reading, and line after line.)
+        // every run and reading, and line after line. Its letter mask is worked out only when
+        // they are not known yet.)
         let memo = IDsMemo.local.value
         for offset in 0..<length {
             nearStarts.append(Int32(near.count))
@@ -1265,7 +1286,7 @@ final class AutomatonMatcher {
                 let word = keys[position]
                 let found = memo.value(of: IDsMemo.Key(owner: shared.serial, qualifier: nil, word: word), bytes: word.utf8.count) {
                     var made: [Int32] = []
-                    shared.automaton.nearWords(word, length: lengths[position], mask: masks[position], into: &made)
+                    shared.automaton.nearWords(word, length: lengths[position], mask: EditDistance.letterMask(word), into: &made)
                     return made
                 }
                 for id in found { near.append(id) }
@@ -1503,7 +1524,7 @@ final class AutomatonMatcher {
             // the title is part of the name as said, the article is not.
             var opener = 0
             var article = 0
-            if names, notName[position] {
+            if names, notName(position) {
                 let reach = min(longest, limit - position)
                 let knownPhrase =
                     reach >= 1 && (1...reach).contains { length in isPhrase(position..<(position + length)) }
@@ -1511,7 +1532,7 @@ final class AutomatonMatcher {
                     guard let titles = oracle.vocabularies[SlotOracle.titlePhrases], let length = titles.longestMatch(keys, at: position)
                     else { return }
                     opener = length
-                    while article < length, notName[position + article] { article += 1 }
+                    while article < length, notName(position + article) { article += 1 }
                 }
             }
             // A title opening the name is followed by at least one word of it.
@@ -1532,7 +1553,7 @@ final class AutomatonMatcher {
                     known += item.count
                     return true
                 }
-                guard let perToken, !(names && notName[item.lowerBound]) else { return false }
+                guard let perToken, !(names && notName(item.lowerBound)) else { return false }
                 // An unknown name holds no word that says a value of the request ("voice only",
                 // "back", "emergency"): those belong to their own parameters.
                 if names, item.contains(where: { saysValue(at: $0) }) { return false }
@@ -1561,7 +1582,7 @@ final class AutomatonMatcher {
                 if perToken == nil, v >= 0, sources.isNearPhrase(v, keys, range) {
                     return (MatchScores.nearKnownNameToken * Double(range.count), range.count)
                 }
-                guard let perToken, !(names && notName[valueStart]) else { return nil }
+                guard let perToken, !(names && notName(valueStart)) else { return nil }
                 while summed < range.upperBound {
                     if names, saysValue(at: summed) { saysSomeValue = true }
                     unknownScore += tokenScore(summed - valueStart, summed, perToken)
@@ -1630,7 +1651,11 @@ final class AutomatonMatcher {
 
     /// Whether an enum phrase of the grammar (a call's capability, a destination, a message's
     /// attribute…) starts at a unit, said exactly.
-    private func saysValue(at unit: Int) -> Bool { unit < oracle.valueStarts.count && oracle.valueStarts[unit] }
+    private func saysValue(at unit: Int) -> Bool {
+        guard unit < valueStartFlags.count, let words = oracle.valueStartWords else { return false }
+        if valueStartFlags[unit] < 0 { valueStartFlags[unit] = SlotOracle.valueStart(keys, at: unit, startWords: words) ? 1 : 0 }
+        return valueStartFlags[unit] == 1
+    }
 
     /// An unknown item that splits entirely into known names ("bobo luis" said without a
     /// comma), longest names first, its names appended to `parts`; false (and `parts` as it
@@ -1665,7 +1690,7 @@ final class AutomatonMatcher {
     private func splitList(_ range: Range<Int>, into items: inout [Range<Int>]) -> Bool {
         var start = range.lowerBound
         for unit in range {
-            if conjunction[unit] {
+            if conjunction(unit) {
                 guard unit > start else { return false }
                 items.append(start..<unit)
                 start = unit + 1

@@ -24,7 +24,8 @@ extension IntentParser {
         var parameters: [Parameter] = []
         var notes: [String] = []
         for p in intent.parameters {
-            guard let own = spec.parameter(p.name), [.string, .place, .text].contains(own.type), case .text = p.value, let span = p.span
+            guard let own = spec.parameter(p.name), own.type == .string || own.type == .place || own.type == .text, case .text = p.value,
+                let span = p.span
             else {
                 parameters.append(p)
                 continue
@@ -73,7 +74,7 @@ extension IntentParser {
     /// when I get home"), and a name or task that ran over the phrase stops before it.
     func spatialTriggers(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
         guard let own = spec.parameters.first(where: { $0.type == .spatialTrigger }) else { return [] }
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         /// The longest trigger phrase starting at `start`: its end and event.
         func phrase(at start: Int) -> (end: Int, event: SpatialTrigger.Event)? {
             guard let (end, value) = u.grammar.triggers.longestExact(keys, from: start) else { return nil }
@@ -177,9 +178,7 @@ extension IntentParser {
     /// on either side keeps them apart.
     func joinedNames(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
         var notes: [String] = []
-        let keys = u.units.map(\.key)
-        let mentioned = u.mentions.map(\.range)
-        let contacts = u.language.userItems["contactName"]
+        let keys = u.keys
         /// The units of parameters `a` and `b` when they are one name with a linking word of names
         /// between them.
         func joined(_ a: Int, _ b: Int) -> Range<Int>? {
@@ -189,13 +188,15 @@ extension IntentParser {
             guard !first.isEmpty, !second.isEmpty, first.upperBound < second.lowerBound else { return nil }
             let gap = first.upperBound..<second.lowerBound
             guard u.grammar.nameLinks.contains(keys[gap]),
-                (gap.lowerBound...second.lowerBound).allSatisfy({ !u.units[$0].commaBefore && !u.units[$0].sentenceBefore }),
-                !(contacts?.contains(keys[first]) ?? false), !(contacts?.contains(keys[second]) ?? false),
-                !mentioned.contains(where: { $0.overlaps(gap) })
+                (gap.lowerBound...second.lowerBound).allSatisfy({ !u.units[$0].commaBefore && !u.units[$0].sentenceBefore })
+            else { return nil }
+            let contacts = u.language.userItems["contactName"]
+            guard !(contacts?.contains(keys[first]) ?? false), !(contacts?.contains(keys[second]) ?? false),
+                !u.mentions.contains(where: { $0.range.overlaps(gap) })
             else { return nil }
             return first.lowerBound..<second.upperBound
         }
-        for own in spec.parameters where !own.list && [.string, .place].contains(own.type) {
+        for own in spec.parameters where !own.list && (own.type == .string || own.type == .place) {
             var said = parameters.indices.filter { parameters[$0].name == own.name && parameters[$0].span != nil }
                 .sorted { parameters[$0].span!.start < parameters[$1].span!.start }
             var joinedAway: [Int] = []
@@ -223,7 +224,7 @@ extension IntentParser {
     /// stands keeps its words ("la lista de Groceries" → "Groceries").
     func withLeadingHeadWords(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) {
         guard !u.grammar.leadingHeadWords.isEmpty else { return }
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         for (i, p) in parameters.enumerated() {
             guard let type = spec.parameter(p.name)?.vocabulary, let lead = u.grammar.leadingHeadWords[type], case .text = p.value,
                 let span = p.span
@@ -252,7 +253,7 @@ extension IntentParser {
     /// "my savings balance" asks about that account (`fromAccount`), not about a kind
     /// (`accountType` saving).
     func knownOverEnum(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> String? {
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         for (i, p) in parameters.enumerated() {
             guard spec.parameter(p.name)?.type == .enum, let span = p.span else { continue }
             let range = unitRange(of: span, in: u.units)
@@ -271,7 +272,7 @@ extension IntentParser {
     /// Integer parameters said as phrases (`lexicon.json` "counts": "me and my wife" → partySize 2)
     /// when the frame has no number for them.
     func counted(_ parameters: inout [Parameter], spec: IntentSpec, _ u: Utterance) -> [String] {
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         var notes: [String] = []
         for own in spec.parameters where own.type == .integer && !parameters.contains(where: { $0.name == own.name }) {
             guard let counts = u.grammar.counts[own.name] else { continue }
@@ -354,7 +355,7 @@ extension IntentParser {
 
     /// Sets an enum parameter the request's words imply; returns a note for `--explain`.
     func implied(_ p: ParameterSpec, spec: IntentSpec, into parameters: inout [Parameter], _ u: Utterance) -> String? {
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         let taken = parameters.compactMap { q in q.span.map { (q, unitRange(of: $0, in: u.units)) } }
         let persons = taken.filter { spec.parameter($0.0.name)?.type == .person }
         // The value's own phrases first (one slip allowed in a long word), then the cues; the

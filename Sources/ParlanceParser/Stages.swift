@@ -24,6 +24,27 @@ struct Utterance {
     var appInNames = false
     /// `unavailableApp(_:)` once worked out (nil: not yet; read it through that method).
     var unavailable: UnavailableMention?? = nil
+    /// Each unit's key, once for every stage that reads them.
+    let keys: [String]
+
+    init(
+        text: String, locale: ParlanceLocale, referenceTime: ReferenceTime, language: IntentParser.LanguageCache, units: [MatchUnit],
+        scalars: [Unicode.Scalar], entities: [Entity], mentions: [IntentParser.Mention], lookalikes: [String], notes: [String],
+        appInNames: Bool = false
+    ) {
+        self.text = text
+        self.locale = locale
+        self.referenceTime = referenceTime
+        self.language = language
+        self.units = units
+        self.scalars = scalars
+        self.entities = entities
+        self.mentions = mentions
+        self.lookalikes = lookalikes
+        self.notes = notes
+        self.appInNames = appInNames
+        keys = units.map(\.key)
+    }
 
     var grammar: LanguageGrammar { language.grammar }
 
@@ -200,7 +221,7 @@ extension IntentParser {
         func run(_ compiled: LanguageGrammar.Compiled, custom: CustomGrammar?) -> [Candidate] {
             match(
                 compiled, grammar, custom: custom, units: reading.units, entities: u.entities, scalars: u.scalars,
-                vocabularies: u.vocabularies,
+                vocabularies: u.vocabularies, bound: u.language.vocabularies(of: compiled.binding),
                 mention: reading.mention, bonus: reading.bonus, bend: bend, kept: reading.kept)
         }
         switch reading.kind {
@@ -266,7 +287,7 @@ struct ElsewhereStage: ParseStage {
     func run(_ u: inout Utterance, _ state: inout ParseState, parser: IntentParser) throws -> ParseResult? {
         let phrases = u.grammar.elsewhere
         guard phrases.longest > 0, !u.mentions.contains(where: { !$0.app.customIntents.isEmpty }) else { return nil }
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         for clause in u.clauses {
             guard let length = phrases.longestMatch(keys, at: clause.lowerBound) else { continue }
             let said = u.units[clause.lowerBound..<(clause.lowerBound + length)].map(\.token.text).joined(separator: " ")
@@ -293,7 +314,7 @@ struct NegationStage: ParseStage {
         let negations = u.grammar.negations
         guard negations.phrases.longest > 0, !u.mentions.contains(where: { !$0.app.customIntents.isEmpty }) else { return nil }
         let clauses = u.clauses
-        let keys = u.units.map(\.key)
+        let keys = u.keys
         guard clauses.count == 1, let clause = clauses.first, let length = negations.phrases.longestMatch(keys, at: clause.lowerBound),
             length < clause.count, !keys.indices.contains(where: { negations.unless.longestMatch(keys, at: $0) != nil })
         else { return nil }
@@ -421,10 +442,11 @@ struct DecisionStage: ParseStage {
             model, units: u.units, entities: u.entities, mentionRanges: u.featureMentions(parser), grammar: u.grammar)
         // The unrestricted distribution of the whole utterance, worked out once for whichever
         // of the checks below asks for it.
-        var whole: [(label: String, p: Double)]?
-        func wholeDistribution() -> [(label: String, p: Double)] {
+        // (Only its first entry and single classes' probabilities are read: `Ranking`.)
+        var whole: IntentParser.Ranking?
+        func wholeDistribution() -> IntentParser.Ranking {
             if let whole { return whole }
-            let made = IntentParser.distribution(model, rows: features, allowed: nil)
+            let made = IntentParser.ranking(model, rows: features, allowed: nil)
             whole = made
             return made
         }
@@ -439,18 +461,17 @@ struct DecisionStage: ParseStage {
             // person is named): the veto holds only if the trained tier reads none both with the
             // name's words and without them.
             let places = Self.knownPlaceUnits(frame, u, parser)
-            let names = Self.knownNameUnits(frame, u, parser)
             func noneReading(leavingOut left: Set<Int>) -> (none: Double, first: String?) {
                 let ranked =
                     left.isEmpty
                     ? wholeDistribution()
-                    : IntentParser.distribution(
+                    : IntentParser.ranking(
                         model,
                         rows: parser.classifierRows(
                             model, units: u.units.indices.filter { !left.contains($0) }.map { u.units[$0] }, entities: u.entities,
                             mentions: [], grammar: u.grammar, vocabularies: u.vocabularies),
                         allowed: nil)
-                return (ranked.first { $0.label == FallbackModel.none }?.p ?? 0, ranked.first?.label)
+                return (ranked.p(of: FallbackModel.none) ?? 0, ranked.top?.label)
             }
             // A template that had to bend is weaker evidence: the trained tier need only find
             // "none" likelier than anything else ("J'ai pris plein de photos à Lyon").
@@ -463,7 +484,10 @@ struct DecisionStage: ParseStage {
             // Would you …") says nothing of whether the rest is a request.
             let preamble = Self.preambleUnits(frame, u, state)
             let reading = noneReading(leavingOut: places.union(preamble))
-            if vetoes(reading), names.isEmpty || vetoes(noneReading(leavingOut: places.union(names).union(preamble))) {
+            // (The names are looked for only when the first reading vetoes.)
+            if vetoes(reading), case let names = Self.knownNameUnits(frame, u, parser),
+                names.isEmpty || vetoes(noneReading(leavingOut: places.union(names).union(preamble)))
+            {
                 let none = reading.none
                 let p = (none * 1000).rounded() / 1000
                 return ParseResult(
@@ -476,7 +500,7 @@ struct DecisionStage: ParseStage {
             // A list or note said only by a name no vocabulary knows, with no word for a list or a
             // note anywhere ("add Morten Harket to This Is Puccini" is a playlist's): the template
             // guessed; it stands only if the trained tier reads the same intent.
-            if let name = Self.unknownBareItemName(frame, u, parser), wholeDistribution().first?.label != frame.name {
+            if let name = Self.unknownBareItemName(frame, u, parser), wholeDistribution().top?.label != frame.name {
                 return ParseResult(
                     intent: nil, alternatives: [frame],
                     reason:
@@ -495,10 +519,10 @@ struct DecisionStage: ParseStage {
         // them, need only be clearly surer of another intent, of any domain.
         let afterPreamble = !state.candidates.contains { $0.name == frame.name && !$0.afterPreamble }
         let ranked =
-            u.mentions.first.map { m in IntentParser.distribution(model, rows: features, allowed: { m.app.handles($0) }) }
+            u.mentions.first.map { m in IntentParser.ranking(model, rows: features, allowed: { m.app.handles($0) }) }
             ?? wholeDistribution()
-        guard let top = ranked.first, top.label != FallbackModel.none, top.label != frame.name else { return decided }
-        let framed = ranked.first { $0.label == frame.name }?.p ?? 0
+        guard let top = ranked.top, top.label != FallbackModel.none, top.label != frame.name else { return decided }
+        let framed = ranked.p(of: frame.name) ?? 0
         let overrules =
             afterPreamble
             ? top.p >= IntentParser.preambleOverruleShare && framed * IntentParser.preambleOverruleRatio <= top.p
@@ -518,13 +542,13 @@ struct DecisionStage: ParseStage {
             let named = Set(
                 u.mentions.flatMap { parser.mentionExtent($0, units: u.units, grammar: u.grammar, vocabularies: u.vocabularies) })
             if kept.filter({ !named.contains($0) }).count >= 2 {
-                let without = IntentParser.distribution(
+                let without = IntentParser.ranking(
                     model,
                     rows: parser.classifierRows(
                         model, units: kept.map { u.units[$0] }, entities: u.entities, mentions: u.mentions, grammar: u.grammar,
                         vocabularies: u.vocabularies),
                     allowed: u.mentions.first.map { m in { m.app.handles($0) } })
-                guard without.first?.label == top.label else { return decided }
+                guard without.top?.label == top.label else { return decided }
             }
         }
         let note = "the trained tier reads \(top.label) (p = \((top.p * 1000).rounded() / 1000)), not the template's \(frame.name)"

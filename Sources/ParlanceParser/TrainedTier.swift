@@ -114,6 +114,40 @@ extension IntentParser {
     /// `distribution(_:features:allowed:)` from the rows of the features, in their order
     /// (`FallbackModel.rows(units:entities:mentions:stemmer:)`).
     static func distribution(_ model: FrameModel, rows: [Int32], allowed: ((String) -> Bool)?) -> [(label: String, p: Double)] {
+        ranking(model, rows: rows, allowed: allowed).ranked
+    }
+
+    /// `distribution(_:rows:allowed:)` before its classes are put in order: its first entry
+    /// (`Ranking.top`) and any class's probability (`Ranking.p(of:)`) are read without ranking
+    /// the others.
+    struct Ranking {
+        let classes: [String]
+        /// The classes kept, by index, and their probabilities, in the classifier's order.
+        let kept: [Int]
+        let p: [Double]
+
+        /// The distribution, likeliest first (ties by the classes' names).
+        var ranked: [(label: String, p: Double)] {
+            var order = Array(kept.indices)
+            order.sort { p[$0] != p[$1] ? p[$0] > p[$1] : classes[kept[$0]] < classes[kept[$1]] }
+            return order.map { (classes[kept[$0]], p[$0]) }
+        }
+
+        /// `ranked.first`, found in one pass.
+        var top: (label: String, p: Double)? {
+            guard !kept.isEmpty else { return nil }
+            var best = 0
+            for k in kept.indices.dropFirst() where p[k] > p[best] || (p[k] == p[best] && classes[kept[k]] < classes[kept[best]]) {
+                best = k
+            }
+            return (classes[kept[best]], p[best])
+        }
+
+        /// The probability of `label`, nil when the distribution does not have it.
+        func p(of label: String) -> Double? { kept.indices.first { classes[kept[$0]] == label }.map { p[$0] } }
+    }
+
+    static func ranking(_ model: FrameModel, rows: [Int32], allowed: ((String) -> Bool)?) -> Ranking {
         let c = model.classifier
         let classes = c.classes
         let scores = c.scores(rows: rows)
@@ -139,10 +173,7 @@ extension IntentParser {
                 logits.append(score + namedAppPrior)
             }
         }
-        let p = FallbackModel.softmax(logits)
-        var order = Array(kept.indices)
-        order.sort { p[$0] != p[$1] ? p[$0] > p[$1] : classes[kept[$0]] < classes[kept[$1]] }
-        return order.map { (classes[kept[$0]], p[$0]) }
+        return Ranking(classes: classes, kept: kept, p: FallbackModel.softmax(logits))
     }
 
     /// The least probability the unrestricted classifier must give a named app's intent for

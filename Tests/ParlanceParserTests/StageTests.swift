@@ -294,4 +294,27 @@ import Testing
         let plain = try StageTests().utterance("pausieren", parser, locale: "de-DE")
         #expect(parser.readings(plain).flatMap { parser.templateCandidates($0, plain, bend: false) }.contains { $0.name == "pauseWorkout" })
     }
+
+    /// A grammar's vocabularies, resolved once per binding (`LanguageCache.vocabularies(of:)`),
+    /// are the context's vocabularies of those names, nil for a name the context has none of;
+    /// asked again, the same.
+    @Test func aBindingsVocabulariesAreTheContextsOfTheirNames() throws {
+        let parser = try IntentParser(context: .demo)
+        let cache = try parser.resources(for: "en")
+        let binding = cache.grammar.main.binding
+        #expect(binding.serial != 0 && binding.serial != cache.grammar.verbified.binding.serial)
+        let bound = cache.vocabularies(of: binding)
+        #expect(bound.count == binding.vocabularyNames.count && !bound.isEmpty)
+        var found = 0
+        for (n, name) in binding.vocabularyNames.enumerated() {
+            let known = cache.vocabularies[name]
+            #expect((bound[n] == nil) == (known == nil), "\(name)")
+            guard let set = bound[n], let known else { continue }
+            found += 1
+            #expect(set.words == known.words && set.longest == known.longest, "\(name)")
+        }
+        #expect(found > 0)
+        #expect(cache.vocabularies(of: binding).map { $0?.words } == bound.map { $0?.words })
+        #expect(cache.vocabularies(of: SlotBinding()).isEmpty)
+    }
 }

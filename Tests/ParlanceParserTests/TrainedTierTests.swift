@@ -72,6 +72,44 @@ import Testing
         #expect(throws: GrammarError.self) { try FrameModel(decoding: data + Data([0]), file: "long.plm") }
     }
 
+    /// What the decision stage reads of a distribution (`IntentParser.Ranking`: its first
+    /// entry, single classes' probabilities) is what the ranked distribution says, for the
+    /// shipped model's rows of many feature sets, with and without a named app's intents only;
+    /// a tie goes to the class whose name sorts first, as in the ranked list.
+    @Test func aRankingsFirstEntryAndProbabilitiesAreThoseOfTheRankedDistribution() throws {
+        let url = try #require(FrameModel.url(for: "en"))
+        let model = try FrameModel(decoding: Data(contentsOf: url), file: "en.plm")
+        let words = [
+            "send", "a", "message", "to", "call", "mom", "pay", "the", "bill", "play", "photos", "run", "start", "my", "workout", "book"
+        ]
+        var rng = SplitMix64(seed: 11)
+        var features: [[String]] = [[]]
+        for _ in 0..<60 {
+            let n = Int(rng.next() % 6) + 1
+            let chosen = (0..<n).map { _ in words[Int(rng.next() % UInt64(words.count))] }
+            features.append(chosen.map { "w:" + $0 } + zip(["^"] + chosen, chosen + ["$"]).map { "b:\($0) \($1)" })
+        }
+        let restrictions: [((String) -> Bool)?] = [nil, { ["sendMessage", "startCall"].contains($0) }, { _ in false }]
+        var compared = 0
+        for chosen in features {
+            let rows = chosen.compactMap { model.classifier.rows[$0] }
+            for allowed in restrictions {
+                let ranking = IntentParser.ranking(model, rows: rows, allowed: allowed)
+                let ranked = IntentParser.distribution(model, rows: rows, allowed: allowed)
+                #expect(ranking.ranked.map(\.label) == ranked.map(\.label))
+                #expect(ranking.top?.label == ranked.first?.label && ranking.top?.p == ranked.first?.p, "\(chosen)")
+                for (label, p) in ranked { #expect(ranking.p(of: label) == p) }
+                #expect(ranking.p(of: "noSuchIntent") == nil)
+                compared += ranked.count
+            }
+        }
+        #expect(compared > 1_000)
+        // Equal probabilities: the name that sorts first, wherever it stands.
+        let tie = IntentParser.Ranking(classes: ["b", "a", "c", "d"], kept: [0, 2, 1, 3], p: [0.3, 0.1, 0.3, 0.3])
+        #expect(tie.top?.label == "a" && tie.top?.label == tie.ranked.first?.label)
+        #expect(IntentParser.Ranking(classes: ["a"], kept: [], p: []).top == nil)
+    }
+
     static let context = try! ParserContext.decode(
         Data(
             """

@@ -1,4 +1,5 @@
 import Foundation
+import ParlanceICU
 import Testing
 
 @testable import ParlanceText
@@ -48,6 +49,20 @@ import Testing
             // And every file decodes.
             _ = try LanguagePack(language: language)
         }
+    }
+
+    /// A locale's region currency is kept per pack (every utterance asks): the kept answer is
+    /// CLDR's, the first time and the next, with a region and without one.
+    @Test func aPackKeepsEachLocalesRegionCurrencyAsCLDRGivesIt() throws {
+        let pack = try LanguagePack(language: "es")
+        for tag in ["es-ES", "es-MX", "es-AR", "es"] {
+            let locale = try ParlanceLocale(tag)
+            let cldr = locale.region.flatMap { _ in CLDRCurrencies.currency(forLocale: locale.icuIdentifier) }
+            #expect(pack.regionCurrency(of: locale) == cldr, "\(tag)")
+            #expect(pack.regionCurrency(of: locale) == cldr, "\(tag), asked again")
+        }
+        #expect(try pack.regionCurrency(of: ParlanceLocale("es-MX")) == "MXN")
+        #expect(try pack.regionCurrency(of: ParlanceLocale("es")) == nil)
     }
 }
 

@@ -636,8 +636,15 @@ public final class IntentParser: UtteranceParser {
             units: units, entities: [:], vocabularies: vocabularies, binding: SlotBinding(), app: range)
         let matcher = AutomatonMatcher(automaton: grammar.mention.shared, oracle: oracle)
         var best = range
-        for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
-            for end in range.upperBound...min(units.count, range.upperBound + 3) {
+        // The rule's one slot is the app's: every other unit of a match is read as a word (or one
+        // slip from one). A unit that is neither ends the runs: no start before it and no end
+        // after it is tried (each such run would be refused).
+        var lowest = range.lowerBound
+        while lowest > max(0, range.lowerBound - 5), matcher.mayReadWord(lowest - 1) { lowest -= 1 }
+        var highest = range.upperBound
+        while highest < min(units.count, range.upperBound + 3), matcher.mayReadWord(highest) { highest += 1 }
+        for start in stride(from: range.lowerBound, through: lowest, by: -1) {
+            for end in range.upperBound...highest {
                 if end - start > best.count, matcher.accepts(start: grammar.mention.start, from: start, to: end) { best = start..<end }
             }
         }

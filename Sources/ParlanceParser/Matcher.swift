@@ -1215,6 +1215,25 @@ final class AutomatonMatcher {
         return UInt8(classFlags[unit])
     }
 
+    /// The grammar words unit `position` is one slip from (`Automaton.nearWords`), for a unit of
+    /// four characters or more that no template has, from the thread's memo (`IDsMemo`).
+    private func nearWords(_ position: Int, _ memo: IDsMemo) -> [Int32] {
+        let word = keys[position]
+        return memo.value(of: IDsMemo.Key(owner: shared.serial, qualifier: nil, word: word), bytes: word.utf8.count) {
+            var made: [Int32] = []
+            shared.automaton.nearWords(word, length: lengths[position], mask: EditDistance.letterMask(word), into: &made)
+            return made
+        }
+    }
+
+    /// Whether some step may read unit `position` as a word: it is a word of the automaton, or
+    /// one slip from one. False: no match of a grammar without free slots reads across it
+    /// (`IntentParser.mentionExtent` tries no run over it).
+    func mayReadWord(_ position: Int) -> Bool {
+        if ids[position] != nil { return true }
+        return lengths[position] >= 4 && !nearWords(position, IDsMemo.local.value).isEmpty
+    }
+
     /// The best path to each accepting state reached at `to`, by state.
     func run(start: Int, from: Int, to: Int) -> [(state: Int, path: MatchPath)] {
         var scratch: MatcherScratch? = MatcherScratch.take()
@@ -1283,13 +1302,7 @@ final class AutomatonMatcher {
             nearStarts.append(Int32(near.count))
             let position = from + offset
             if lengths[position] >= 4, ids[position] == nil {
-                let word = keys[position]
-                let found = memo.value(of: IDsMemo.Key(owner: shared.serial, qualifier: nil, word: word), bytes: word.utf8.count) {
-                    var made: [Int32] = []
-                    shared.automaton.nearWords(word, length: lengths[position], mask: EditDistance.letterMask(word), into: &made)
-                    return made
-                }
-                for id in found { near.append(id) }
+                for id in nearWords(position, memo) { near.append(id) }
             }
         }
         nearStarts.append(Int32(near.count))

@@ -244,6 +244,80 @@ import Testing
             try LanguageGrammar(language: "en", catalogue: .standard, tokenizer: tokenizer, directory: folder)
         }
     }
+
+    /// The words that go with an app's name (the mention rule's extent) are those of every run
+    /// of the rule tried from each start and end around the name: the runs across a word the
+    /// rule cannot read, which `mentionExtent` does not try, would have been refused.
+    @Test func theMentionsExtentIsThatOfEveryRunAroundTheName() throws {
+        let parser = try IntentParser(context: .demo)
+        let said: [(String, String)] = [
+            ("en-US", "MonkeyChat Bobo send more bananas"), ("en-US", "send a message to Bobo on MonkeyChat please"),
+            ("en-US", "open MonkeyChat and tell Bobo hi"), ("en-US", "could you use MonkeyChat to text Bobo"),
+            ("en-US", "hey on the MonkeyChat app send Bobo a note"), ("en-US", "using MonkeyChat, tell Bobo I am late"),
+            ("de-DE", "Schick Bobo auf MonkeyChat mehr Bananen"), ("de-DE", "Öffne MonkeyChat und schreib Bobo"),
+            ("de-DE", "Bitte mit MonkeyChat eine Nachricht an Bobo senden"),
+            ("es-ES", "Oye Siri, manda un mensaje a Bobo en MonkeyChat que diga más plátanos"),
+            ("fr-FR", "Envoyer un message à Bobo sur MonkeyChat"), ("it-IT", "Manda un messaggio a Bobo su MonkeyChat"),
+            ("pt-BR", "Manda uma mensagem pro Bobo no app MonkeyChat agora")
+        ]
+        var tried = 0
+        var refused = 0
+        for (locale, text) in said {
+            let u = try utterance(text, parser, locale: locale)
+            let mention = try #require(u.mentions.first, "\(text)")
+            let range = mention.range
+            let oracle = SlotOracle(units: u.units, entities: [:], vocabularies: u.vocabularies, binding: SlotBinding(), app: range)
+            let matcher = AutomatonMatcher(automaton: u.grammar.mention.shared, oracle: oracle)
+            var best = range
+            for start in stride(from: range.lowerBound, through: max(0, range.lowerBound - 5), by: -1) {
+                for end in range.upperBound...min(u.units.count, range.upperBound + 3) {
+                    let accepted = matcher.accepts(start: u.grammar.mention.start, from: start, to: end)
+                    tried += 1
+                    // A run across a word the rule cannot read is refused.
+                    if (start..<range.lowerBound).contains(where: { !matcher.mayReadWord($0) })
+                        || (range.upperBound..<end).contains(where: { !matcher.mayReadWord($0) })
+                    {
+                        refused += 1
+                        #expect(!accepted, "\(text) \(start)..<\(end)")
+                    }
+                    if end - start > best.count, accepted { best = start..<end }
+                }
+            }
+            // (The colon that follows an app addressed at a clause's start goes with it.)
+            var expected = best
+            if best.upperBound < u.units.count, u.units[best.upperBound].key == ":",
+                best.lowerBound == 0 || u.units[best.lowerBound].commaBefore || u.units[best.lowerBound].sentenceBefore
+            {
+                expected = best.lowerBound..<(best.upperBound + 1)
+            }
+            let extent = parser.mentionExtent(mention, units: u.units, grammar: u.grammar, vocabularies: u.vocabularies)
+            #expect(extent == expected, "\(text)")
+        }
+        #expect(tried > 100 && refused > 20)
+    }
+
+    /// A grammar's vocabularies, resolved once per binding (`LanguageCache.vocabularies(of:)`),
+    /// are the context's vocabularies of those names, nil for a name the context has none of;
+    /// asked again, the same.
+    @Test func aBindingsVocabulariesAreTheContextsOfTheirNames() throws {
+        let parser = try IntentParser(context: .demo)
+        let cache = try parser.resources(for: "en")
+        let binding = cache.grammar.main.binding
+        #expect(binding.serial != 0 && binding.serial != cache.grammar.verbified.binding.serial)
+        let bound = cache.vocabularies(of: binding)
+        #expect(bound.count == binding.vocabularyNames.count && !bound.isEmpty)
+        var found = 0
+        for (n, name) in binding.vocabularyNames.enumerated() {
+            let known = cache.vocabularies[name]
+            #expect((bound[n] == nil) == (known == nil), "\(name)")
+            guard let set = bound[n], let known else { continue }
+            found += 1
+            #expect(set.words == known.words && set.longest == known.longest, "\(name)")
+        }
+        #expect(found > 0)
+        #expect(cache.vocabularies(of: binding).map { $0?.words } == bound.map { $0?.words })
+        #expect(cache.vocabularies(of: SlotBinding()).isEmpty)
+    }
 }
 
 /// Templates bend: a word no template has at that point, between template words, is skipped
@@ -295,26 +369,4 @@ import Testing
         #expect(parser.readings(plain).flatMap { parser.templateCandidates($0, plain, bend: false) }.contains { $0.name == "pauseWorkout" })
     }
 
-    /// A grammar's vocabularies, resolved once per binding (`LanguageCache.vocabularies(of:)`),
-    /// are the context's vocabularies of those names, nil for a name the context has none of;
-    /// asked again, the same.
-    @Test func aBindingsVocabulariesAreTheContextsOfTheirNames() throws {
-        let parser = try IntentParser(context: .demo)
-        let cache = try parser.resources(for: "en")
-        let binding = cache.grammar.main.binding
-        #expect(binding.serial != 0 && binding.serial != cache.grammar.verbified.binding.serial)
-        let bound = cache.vocabularies(of: binding)
-        #expect(bound.count == binding.vocabularyNames.count && !bound.isEmpty)
-        var found = 0
-        for (n, name) in binding.vocabularyNames.enumerated() {
-            let known = cache.vocabularies[name]
-            #expect((bound[n] == nil) == (known == nil), "\(name)")
-            guard let set = bound[n], let known else { continue }
-            found += 1
-            #expect(set.words == known.words && set.longest == known.longest, "\(name)")
-        }
-        #expect(found > 0)
-        #expect(cache.vocabularies(of: binding).map { $0?.words } == bound.map { $0?.words })
-        #expect(cache.vocabularies(of: SlotBinding()).isEmpty)
-    }
 }

@@ -41,7 +41,7 @@ final class CustomGrammar: Sendable {
     let verbified: LanguageGrammar.Compiled
     /// Enum lexicons by slot parameter (`slotName`: "#0.soup").
     let enumerations: [String: PhraseLexicon]
-    /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStarts`).
+    /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStart`).
     let valueStartWords: SlotOracle.StartWords
 
     var isEmpty: Bool { templates.isEmpty }

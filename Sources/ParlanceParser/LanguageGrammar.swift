@@ -79,7 +79,7 @@ final class LanguageGrammar: Sendable {
     let prefixRule: Compiled
     let suffixRule: Compiled
     let enumerations: [String: PhraseLexicon]
-    /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStarts`).
+    /// The lexicons of `enumerations` by the first word of each of their phrases (`SlotOracle.valueStart`).
     let valueStartWords: SlotOracle.StartWords
     /// Words that imply an enum value anywhere in a request of an intent with that parameter
     /// ("who called me" → callTypes received), by parameter (`lexicon.json` "cues").

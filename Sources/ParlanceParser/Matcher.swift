@@ -213,16 +213,10 @@ struct SlotOracle {
     /// "al doctor"): a person's name may open with one (`NameKnowledge.titlePhrases`).
     static let titlePhrases = "title phrases"
 
-    /// Per unit, whether one of the lexicons' phrases starts there, said exactly.
+    /// Whether one of the lexicons' phrases starts at `keys[i]`, said exactly.
     /// `startWords`: the lexicons' phrases by their first word (`startWords(_:)`): a unit that
     /// starts none is ruled out at once, and only the lexicons that have a phrase starting
     /// with it are asked.
-    static func valueStarts(_ units: [MatchUnit], startWords: StartWords) -> [Bool] {
-        let keys = units.map(\.key)
-        return keys.indices.map { valueStart(keys, at: $0, startWords: startWords) }
-    }
-
-    /// Whether one of the lexicons' phrases starts at `keys[i]`, said exactly (`valueStarts`).
     static func valueStart(_ keys: [String], at i: Int, startWords: StartWords) -> Bool {
         guard startWords.sketch.contains(Bits256.sketch(keys[i])), let lexicons = startWords.lexicons[keys[i]] else { return false }
         // (Each of these lexicons has a phrase that starts with the unit's key.)

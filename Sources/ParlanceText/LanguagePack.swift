@@ -14,9 +14,6 @@ public final class LanguagePack: Sendable {
     let measures: MeasureLexicon
     let dates: DateLexicon
     let decimal: NumberFormat
-    /// The currency of each locale's region asked (CLDR), kept: every utterance of the locale
-    /// asks (`entities(in:text:locale:reference:)`).
-    private let regionCurrencies = Locked<[ParlanceLocale: String?]>([:])
 
     /// Builds a language's pack: its tokenizer and its number, currency, measure and date lexicons, from ICU/CLDR and the
     /// files in `Languages/<language>/`. Building takes a while (every CLDR spell-out of the numbers up to 999, every
@@ -34,18 +31,11 @@ public final class LanguagePack: Sendable {
         self.decimal = try NumberFormat(locale: language, style: .decimal)
     }
 
-    /// The currency of `locale`'s region (nil: none, or no region).
-    func regionCurrency(of locale: ParlanceLocale) -> String? {
-        if let known = regionCurrencies.withLock({ $0[locale] }) { return known }
-        let found = locale.region.flatMap { _ in CLDRCurrencies.currency(forLocale: locale.icuIdentifier) }
-        regionCurrencies.withLock { $0[locale] = .some(found) }
-        return found
-    }
-
     /// The typed values in a tokenized utterance, left to right, not overlapping.
     public func entities(in tokens: [Token], text: String, locale: ParlanceLocale, reference: ReferenceTime) -> [Entity] {
         let stream = TokenStream(tokens, text: text)
-        let regionCurrency = regionCurrency(of: locale)
+        // (CLDRCurrencies keeps each locale's answer, bounded.)
+        let regionCurrency = locale.region.flatMap { _ in CLDRCurrencies.currency(forLocale: locale.icuIdentifier) }
         var recognizer = Recognition(pack: self, stream: stream, reference: reference, regionCurrency: regionCurrency)
         return recognizer.run()
     }

@@ -71,10 +71,18 @@ public struct ParlanceLocale: Sendable, Hashable, CustomStringConvertible, Codab
     }
 
     /// The canonical tag: "es-MX".
-    public var identifier: String { [language, script, region].compactMap { $0 }.joined(separator: "-") }
+    public var identifier: String { joined(by: "-") }
 
-    /// ICU's locale id: "es_MX".
-    public var icuIdentifier: String { [language, script, region].compactMap { $0 }.joined(separator: "_") }
+    /// ICU's locale id: "es_MX" (asked for every utterance: made without an array).
+    public var icuIdentifier: String { joined(by: "_") }
+
+    /// The language, script and region there are, with `separator` between them.
+    private func joined(by separator: String) -> String {
+        var text = language
+        if let script { text += separator + script }
+        if let region { text += separator + region }
+        return text
+    }
 
     /// The canonical tag, as `identifier`: "es-MX".
     public var description: String { identifier }

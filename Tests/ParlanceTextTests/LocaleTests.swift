@@ -51,18 +51,17 @@ import Testing
         }
     }
 
-    /// A locale's region currency is kept per pack (every utterance asks): the kept answer is
-    /// CLDR's, the first time and the next, with a region and without one.
-    @Test func aPackKeepsEachLocalesRegionCurrencyAsCLDRGivesIt() throws {
-        let pack = try LanguagePack(language: "es")
-        for tag in ["es-ES", "es-MX", "es-AR", "es"] {
+    /// The canonical tag and ICU's id: the language, script and region there are, each
+    /// separator once.
+    @Test func theIdentifiersJoinTheLanguageScriptAndRegionThereAre() throws {
+        for (tag, canonical, icu) in [
+            ("es-MX", "es-MX", "es_MX"), ("es", "es", "es"), ("zh-Hant-TW", "zh-Hant-TW", "zh_Hant_TW"),
+            ("es-419", "es-419", "es_419")
+        ] {
             let locale = try ParlanceLocale(tag)
-            let cldr = locale.region.flatMap { _ in CLDRCurrencies.currency(forLocale: locale.icuIdentifier) }
-            #expect(pack.regionCurrency(of: locale) == cldr, "\(tag)")
-            #expect(pack.regionCurrency(of: locale) == cldr, "\(tag), asked again")
+            #expect(locale.identifier == canonical && locale.icuIdentifier == icu, "\(tag)")
         }
-        #expect(try pack.regionCurrency(of: ParlanceLocale("es-MX")) == "MXN")
-        #expect(try pack.regionCurrency(of: ParlanceLocale("es")) == nil)
+        #expect(CLDRCurrencies.currency(forLocale: try ParlanceLocale("es-MX").icuIdentifier) == "MXN")
     }
 }
 

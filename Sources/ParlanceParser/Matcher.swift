@@ -401,66 +401,74 @@ extension PhraseSet {
                 nearSketch.contains(Bits256.sketch(count: keys.count, first: keys.first?.utf8.first, last: nil)),
                 let candidates = byLength[NearKey(count: keys.count, first: keys.first?.first)]
             else { return false }
-            let said = Array(keys)
+            let count = keys.count
+            let base = keys.startIndex
             // Each said word's mask, made when first needed (0: not yet; a mask is never 0 for a
-            // word of four characters or more).
-            var masks = [UInt64](repeating: 0, count: said.count)
-            for (i, phrase) in candidates.phrases.enumerated() {
-                var slips = 0
-                var ok = true
-                for n in said.indices where said[n] != phrase[n] {
-                    slips += 1
-                    guard slips == 1 else {
-                        ok = false
-                        break
+            // word of four characters or more), on the stack.
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { masks in
+                masks.initialize(repeating: 0)
+                for (i, phrase) in candidates.phrases.enumerated() {
+                    var slips = 0
+                    var ok = true
+                    for n in 0..<count where keys[base + n] != phrase[n] {
+                        slips += 1
+                        guard slips == 1 else {
+                            ok = false
+                            break
+                        }
+                        let said = keys[base + n]
+                        if masks[n] == 0 { masks[n] = said.characterCount < 4 ? 1 : EditDistance.letterMask(said) }
+                        if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], candidates.masks[i * count + n])
+                            || !EditDistance.withinOne(said, phrase[n])
+                        {
+                            ok = false
+                            break
+                        }
                     }
-                    if masks[n] == 0 { masks[n] = said[n].characterCount < 4 ? 1 : EditDistance.letterMask(said[n]) }
-                    if masks[n] == 1 || EditDistance.maskRulesOut(masks[n], candidates.masks[i * said.count + n])
-                        || !EditDistance.withinOne(said[n], phrase[n])
-                    {
-                        ok = false
-                        break
-                    }
+                    if ok, slips == 1 { return true }
                 }
-                if ok, slips == 1 { return true }
+                return false
             }
-            return false
         }
     }
 }
 
 /// What `EditDistance.endsRuleOut` leaves of a list of words, by length in characters: a word
 /// no word of the list of its length or one either side might be within one slip of is ruled
-/// out with three bit tests, before the list is scanned. Words of one slip share their first
+/// out with two bit tests, before the list is scanned. Words of one slip share their first
 /// or their last byte, unless `EditDistance.endsOpen` (then nothing is ruled out).
 struct EndsSketch: Sendable {
-    /// (length, first byte) and (length, last byte) of the words, and the lengths of the words
-    /// whose ends rule nothing out.
-    private var firsts = Bits256()
-    private var lasts = Bits256()
+    /// Per length n, the first bytes (and the last bytes) of the words of n - 1, n or n + 1
+    /// characters whose ends can rule something out.
+    private var firsts: [Bits256] = []
+    private var lasts: [Bits256] = []
+    /// The lengths n with a word of n - 1, n or n + 1 characters whose ends rule nothing out.
     private var open = Bits256()
+    /// Lengths from here on are never ruled out (the tables stop below it).
+    static let longest = 250
 
     mutating func insert(length: Int, ends: (first: UInt8, last: UInt8)?) {
-        if EditDistance.endsOpen(ends) {
-            open.insert(Bits256.sketch(count: length, first: nil, last: nil))
-        } else if let ends {
-            firsts.insert(Bits256.sketch(count: length, first: ends.first, last: nil))
-            lasts.insert(Bits256.sketch(count: length, first: nil, last: ends.last))
+        for n in max(0, length - 1)...(length + 1) where n < Self.longest {
+            if EditDistance.endsOpen(ends) {
+                open.insert(n)
+            } else if let ends {
+                while firsts.count <= n {
+                    firsts.append(Bits256())
+                    lasts.append(Bits256())
+                }
+                firsts[n].insert(Int(ends.first))
+                lasts[n].insert(Int(ends.last))
+            }
         }
     }
 
     /// False only when every word of the list of `length - 1`, `length` or `length + 1`
     /// characters is ruled out by its ends against `ends` (`EditDistance.endsRuleOut`).
     func mayBeNear(length: Int, ends: (first: UInt8, last: UInt8)?) -> Bool {
-        guard let ends, !EditDistance.endsOpen(ends) else { return true }
-        for n in (length - 1)...(length + 1)
-        where open.contains(Bits256.sketch(count: n, first: nil, last: nil))
-            || firsts.contains(Bits256.sketch(count: n, first: ends.first, last: nil))
-            || lasts.contains(Bits256.sketch(count: n, first: nil, last: ends.last))
-        {
-            return true
-        }
-        return false
+        guard let ends, !EditDistance.endsOpen(ends), length < Self.longest else { return true }
+        if open.contains(length) { return true }
+        guard length < firsts.count else { return false }
+        return firsts[length].contains(Int(ends.first)) || lasts[length].contains(Int(ends.last))
     }
 }
 

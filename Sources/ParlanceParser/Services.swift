@@ -126,18 +126,20 @@ struct UnavailableAppFinder: Sendable {
         // that can never be ASCII is ruled out too.
         let asciiness = kept.map { Self.asciiness($0.key) }
         if !asciiness.contains(.maybe) {
-            var sketch = Bits256()
-            for (entry, kind) in zip(kept, asciiness) where kind == .ascii { sketch.insert(Bits256.sketch(entry.key)) }
-            self.asciiSketch = sketch
+            var prints = RunPrints()
+            for (entry, kind) in zip(kept, asciiness) where kind == .ascii { prints.insert(entry.key) }
+            self.asciiPrints = prints
         } else {
-            self.asciiSketch = nil
+            self.asciiPrints = nil
         }
         self.keysASCII = !asciiness.contains { $0 != .ascii }
         self.longestKey = kept.map(\.key.unicodeScalars.count).max() ?? 0
-        self.verbNames = kept.indices.filter { !kept[$0].cue && kept[$0].length >= 4 }.map { n in
+        let verbNames = kept.indices.filter { !kept[$0].cue && kept[$0].length >= 4 }.map { n in
             let key = kept[n].key
             return VerbName(entry: n, length: kept[n].length, asciiFirst: key.bytesAllSatisfy { $0 < 0x80 } ? key.utf8.first : nil)
         }
+        self.verbNames = verbNames
+        self.verbNamesByFirst = (0..<128).map { byte in verbNames.filter { $0.asciiFirst.map { $0 == byte } ?? true } }
     }
 
     /// An entry a name made a verb may be said by (no cue, four characters or more), with the
@@ -149,12 +151,16 @@ struct UnavailableAppFinder: Sendable {
     }
     /// The entries a name made a verb may be said by, in the order of `entries`.
     private let verbNames: [VerbName]
+    /// Per ASCII byte, those of `verbNames` a word that starts with it may start with: the
+    /// names whose ASCII key starts with the byte, and those whose key is not ASCII (two ASCII
+    /// strings, one the other's prefix, start with the same byte), in the same order.
+    private let verbNamesByFirst: [[VerbName]]
 
     /// The first entry of each key.
     private let exact: [String: Int]
-    /// The sketch of the ASCII keys (`Bits256`) when no other key may equal an ASCII string,
+    /// The prints of the ASCII keys (`RunPrints`) when no other key may equal an ASCII string,
     /// else nil.
-    private let asciiSketch: Bits256?
+    private let asciiPrints: RunPrints?
     /// Whether every key is ASCII.
     private let keysASCII: Bool
     /// The most scalars a key has: words longer than any name (with its verb ending, in any
@@ -193,7 +199,7 @@ struct UnavailableAppFinder: Sendable {
         // keys end to end.
         let unitKeys = units.map { UnavailableAppFinder.key($0.token.text) }
         let unitScalars = units.map { $0.token.text.unicodeScalars.count }
-        let unitASCII = asciiSketch == nil ? [] : unitKeys.map(Self.asciiness)
+        let unitASCII = asciiPrints == nil ? [] : unitKeys.map(Self.asciiness)
         var i = 0
         while i < units.count {
             if taken.contains(where: { $0.contains(i) }) {
@@ -205,12 +211,12 @@ struct UnavailableAppFinder: Sendable {
                 if taken.contains(where: { $0.overlaps(range) }) { continue }
                 // Case-folded but with its accents: "über" is a German word, not Uber.
                 guard unitScalars[range].reduce(0, +) <= 4 * longestKey + 3 else { continue }
-                // An ASCII run whose sketch no key has is no key: only a name made a verb (below) may
+                // An ASCII run whose print no key has is no key: only a name made a verb (below) may
                 // still be said there.
                 let ruledOut =
-                    asciiSketch.map { sketch in
+                    asciiPrints.map { prints in
                         (keysASCII && unitASCII[range].contains(.never))
-                            || (unitASCII[range].allSatisfy { $0 == .ascii } && !sketch.contains(Bits256.sketch(joining: unitKeys[range])))
+                            || (unitASCII[range].allSatisfy { $0 == .ascii } && !prints.contains(joining: unitKeys[range]))
                     } ?? false
                 if ruledOut, !(length == 1 && i <= Self.verbPosition) { continue }
                 let joined = unitKeys[range].concatenated()
@@ -223,10 +229,9 @@ struct UnavailableAppFinder: Sendable {
                     // Two ASCII strings, one the other's prefix, start with the same byte: the
                     // names that cannot be the word's start are passed over before comparing.
                     let asciiFirst = joined.bytesAllSatisfy { $0 < 0x80 } ? joined.utf8.first : nil
-                    found = verbNames.first { v in
+                    found = (asciiFirst.map { verbNamesByFirst[Int($0)] } ?? verbNames).first { v in
                         let extra = count - v.length
                         guard extra >= 1, extra <= 3 else { return false }
-                        if let a = asciiFirst, let b = v.asciiFirst, a != b { return false }
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.
                         return joined.hasPrefix(entries[v.entry].key) && joined.allSatisfy(\.isLetter)
                     }.map { entries[$0.entry] }
@@ -254,5 +259,55 @@ struct UnavailableAppFinder: Sendable {
             i += 1
         }
         return nil
+    }
+}
+
+/// The prints of a set of keys: a key's print is its length in bytes and its first two and
+/// last two bytes, mixed into one of 4,096 bits. Equal ASCII strings are equal bytes, so an
+/// ASCII run of words whose print the set lacks is none of its ASCII keys: found from the
+/// words (`contains(joining:)`), without running them together or hashing them.
+struct RunPrints: Sendable {
+    private var bits = [UInt64](repeating: 0, count: 64)
+
+    mutating func insert(_ key: String) {
+        let bit = Self.print(joining: [key][...])
+        bits[bit >> 6] |= 1 << UInt64(bit & 63)
+    }
+
+    /// Whether the words run together may be one of the keys (false: none is).
+    func contains(joining words: ArraySlice<String>) -> Bool {
+        let bit = Self.print(joining: words)
+        return bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+    }
+
+    /// The bit of the words run together, from each word's first and last two bytes.
+    static func print(joining words: ArraySlice<String>) -> Int {
+        var count = 0
+        // The first two bytes and the last two (-1: none yet).
+        var first = -1
+        var second = -1
+        var beforeLast = -1
+        var last = -1
+        func read(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let n = bytes.count
+            for k in 0..<min(2, n) {
+                if first < 0 {
+                    first = Int(bytes[k])
+                } else if second < 0 {
+                    second = Int(bytes[k])
+                }
+            }
+            for k in max(0, n - 2)..<n {
+                beforeLast = last
+                last = Int(bytes[k])
+            }
+            count += n
+        }
+        for word in words {
+            if word.utf8.withContiguousStorageIfAvailable(read) == nil { Array(word.utf8).withUnsafeBufferPointer(read) }
+        }
+        var v = UInt64(truncatingIfNeeded: count) & 0xFFFF
+        v |= UInt64(first + 1) << 16 | UInt64(second + 1) << 25 | UInt64(beforeLast + 1) << 34 | UInt64(last + 1) << 43
+        return Int((v &* 0x9E37_79B9_7F4A_7C15) >> 52)
     }
 }

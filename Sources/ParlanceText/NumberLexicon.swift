@@ -39,6 +39,9 @@ struct NumberLexicon: Sendable {
     private let joiner: String
     /// Every key that occurs in a spelled-out number.
     private let vocabulary: Set<String>
+    /// The sketch of `vocabulary` (`Bits256`): most keys that are no number word are ruled out
+    /// without hashing them (`isNumberWord`).
+    private let vocabularySketch: Bits256
     private let weakWords: Set<String>
     private let connectors: Set<String>
     /// Words that multiply what comes before them ("thousand", "mila", "millones"), with
@@ -85,6 +88,20 @@ struct NumberLexicon: Sendable {
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
         (self.pieceStarts, self.pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
+        self.vocabularySketch = NumberLexicon.sketch(of: vocabulary)
+    }
+
+    /// The sketch of a set of keys (`Bits256.sketch`).
+    private static func sketch(of keys: Set<String>) -> Bits256 {
+        var sketch = Bits256()
+        for key in keys { sketch.insert(Bits256.sketch(key)) }
+        return sketch
+    }
+
+    /// Whether a key is a word of a spelled-out number (`vocabulary`), ruled out by its sketch
+    /// first.
+    @inline(__always) private func isNumberWord(_ key: String) -> Bool {
+        vocabularySketch.contains(Bits256.sketch(key)) && vocabulary.contains(key)
     }
 
     /// The last two bytes of every piece a compound may end with (`pieceEnd(_:)`): a word
@@ -213,14 +230,14 @@ struct NumberLexicon: Sendable {
 
     private func words(at i: Int, in stream: TokenStream) -> NumberMatch? {
         let first = stream.keys[i]
-        if !vocabulary.contains(first) || connectors.contains(first) {
+        if !isNumberWord(first) || connectors.contains(first) {
             return compound(at: i, in: stream)
         }
         // The run of number words (a connector only between two of them; compounds such as
         // "dreihunderttausend" in it count as number words).
         var end = i
         while end < stream.count, end - i < 12, stream.token(end).kind == .word,
-            vocabulary.contains(stream.keys[end]) || (end > i && compoundValue(stream.keys[end]) != nil)
+            isNumberWord(stream.keys[end]) || (end > i && compoundValue(stream.keys[end]) != nil)
         {
             end += 1
         }
@@ -259,7 +276,11 @@ struct NumberLexicon: Sendable {
 
     /// The value of a compound number word the table lacks ("dreihunderttausend").
     private func compoundValue(_ key: String) -> Int64? {
-        guard key.characterCount >= 8, key.unicodeScalars.count <= WordLength.longest else { return nil }
+        // (Eight characters are eight bytes or more; the pieces' sketches, which `composeWord`
+        // asks first, are cheaper than counting characters.)
+        guard key.utf8.count >= 8, pieceEnds.contains(Self.pieceEnd(key)), pieceStarts.contains(Self.pieceStart(key)),
+            key.characterCount >= 8, key.unicodeScalars.count <= WordLength.longest
+        else { return nil }
         return composeWord(key)
     }
 
@@ -404,6 +425,7 @@ extension NumberLexicon: ImageCodable {
         multipliers = try image.read()
         groupsWithSpace = try image.read()
         (pieceStarts, pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
+        vocabularySketch = NumberLexicon.sketch(of: vocabulary)
     }
 
     /// The lexicon of `language`, read from its compiled image when one matches

@@ -707,6 +707,67 @@ import Testing
         #expect(!inserted.contains { Bits256().contains(Bits256.sketch($0)) })
     }
 
+    /// A run's print (`RunPrints`) is its join's, whatever the words (empty ones, line breaks,
+    /// marks, bytes of any length): a set of keys never rules out one of its keys, however it
+    /// is split into words; and a set with nothing in it rules everything out.
+    @Test func aRunsPrintIsThatOfItsJoin() {
+        var generator = Generator(state: 19)
+        var prints = RunPrints()
+        var keys: [String] = []
+        var splits: [[String]] = []
+        for _ in 0..<2_000 {
+            let words = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                Self.text(&generator, pieces: Int.random(in: 0...3, using: &generator))
+            }
+            let key = words.joined()
+            #expect(RunPrints.print(joining: words[...]) == RunPrints.print(joining: [key][...]))
+            #expect((0..<4_096).contains(RunPrints.print(joining: words[...])))
+            prints.insert(key)
+            keys.append(key)
+            splits.append(words)
+        }
+        #expect(splits.allSatisfy { prints.contains(joining: $0[...]) })
+        #expect(!keys.contains { RunPrints().contains(joining: [$0][...]) })
+        // Prints of different runs differ most often (a print that let every run through would
+        // pass the first test and rule nothing out).
+        #expect(Set(keys.map { RunPrints.print(joining: [$0][...]) }).count > 500)
+    }
+
+    /// An ends sketch rules out a word exactly when every word of the list of its length or
+    /// one either side is ruled out by their ends (`EditDistance.endsRuleOut`): never a word
+    /// one slip from a word of the list, and more than a sketch by hashed bits would.
+    @Test func anEndsSketchRulesOutWhatTheEndsRuleOut() {
+        var generator = Generator(state: 29)
+        let letters = ["a", "b", "c", "d", "é", "\r\n", "\r", "\n", "x"]
+        func word() -> String {
+            (0..<Int.random(in: 0...9, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+        }
+        var seen = (near: 0, not: 0)
+        for _ in 0..<200 {
+            let list = (0..<Int.random(in: 0...12, using: &generator)).map { _ in word() }
+            var sketch = EndsSketch()
+            for word in list { sketch.insert(length: word.count, ends: EditDistance.ends(word)) }
+            for _ in 0..<40 {
+                let said = word()
+                let ends = EditDistance.ends(said)
+                let plain =
+                    EditDistance.endsOpen(ends)
+                    || list.contains { abs($0.count - said.count) <= 1 && !EditDistance.endsRuleOut(ends, EditDistance.ends($0)) }
+                #expect(sketch.mayBeNear(length: said.count, ends: ends) == plain, "\(said) against \(list)")
+                if plain { seen.near += 1 } else { seen.not += 1 }
+                for word in list where EditDistance.withinOne(said, word) {
+                    #expect(sketch.mayBeNear(length: said.count, ends: ends), "\(said) is one slip from \(word)")
+                }
+            }
+        }
+        #expect(seen.near > 500 && seen.not > 500, "\(seen)")
+        // Past the tables' lengths, nothing is ruled out.
+        var long = EndsSketch()
+        long.insert(length: 3, ends: (UInt8(ascii: "a"), UInt8(ascii: "b")))
+        #expect(long.mayBeNear(length: EndsSketch.longest, ends: (UInt8(ascii: "x"), UInt8(ascii: "y"))))
+        #expect(!long.mayBeNear(length: 3, ends: (UInt8(ascii: "x"), UInt8(ascii: "y"))))
+    }
+
     /// The classifier's features as first defined: each word, its trigrams cut by characters,
     /// the bigrams with the edges, sorted and unique (the kinds' prefixes order them).
     static func plainFeatures(_ words: [String]) -> [String] {

@@ -1024,6 +1024,25 @@ public final class IntentParser: UtteranceParser {
         /// The gazetteer kind of the language's well-known places.
         static let knownPlaces = "knownPlace"
 
+        /// Per app (by name, with the names of the intents it handles), which of the language
+        /// model's classes it handles (`classesHandled(by:in:)`).
+        private let handled = Locked<[String: (intents: [String], classes: [Bool])]>([:])
+
+        /// Which of `model`'s classifier classes `app` handles (`AppDefinition.handles`), by
+        /// index, worked out once per app for the language's model: a ranking restricted to a
+        /// named app's intents asks it of every class.
+        func classesHandled(by app: AppDefinition, in model: FrameModel) -> [Bool] {
+            let classes = model.classifier.classes
+            if let known = handled.withLock({ $0[app.name] }), known.classes.count == classes.count,
+                known.intents.count == app.intents.count, zip(known.intents, app.intents).allSatisfy({ $0 == $1.name })
+            {
+                return known.classes
+            }
+            let made = classes.map { app.handles($0) }
+            handled.withLock { $0[app.name] = (app.intents.map(\.name), made) }
+            return made
+        }
+
         init(base: LanguageBase, items: VocabularyStore.Snapshot, vocabularies: [String: PhraseSet], userItems: [String: PhraseSet]) {
             self.base = base
             self.items = items

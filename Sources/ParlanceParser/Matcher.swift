@@ -218,17 +218,17 @@ struct SlotOracle {
     /// starts none is ruled out at once, and only the lexicons that have a phrase starting
     /// with it are asked.
     static func valueStart(_ keys: [String], at i: Int, startWords: StartWords) -> Bool {
-        guard startWords.sketch.contains(Bits256.sketch(keys[i])), let lexicons = startWords.lexicons[keys[i]] else { return false }
+        guard startWords.prints.contains(keys[i]), let lexicons = startWords.lexicons[keys[i]] else { return false }
         // (Each of these lexicons has a phrase that starts with the unit's key.)
         return lexicons.contains { $0.startsExactly(keys, at: i, knownFirst: true) }
     }
 
-    /// The lexicons by the first word of each of their phrases, with the words' sketch
-    /// (`Bits256`): most units are ruled out without hashing them. (Each lexicon behind a
+    /// The lexicons by the first word of each of their phrases, with the words' prints
+    /// (`WordPrints`): most units are ruled out without hashing them. (Each lexicon behind a
     /// reference: read in place, not copied with its dozen tables for each unit asked.)
     struct StartWords: Sendable {
         var lexicons: [String: [SlotBinding.Shared]] = [:]
-        var sketch = Bits256()
+        var prints = WordPrints()
     }
 
     /// The lexicons by the first word of each of their phrases.
@@ -238,7 +238,7 @@ struct SlotOracle {
             let lexicon = SlotBinding.Shared(enumerations[name]!)
             for word in lexicon.lexicon.firstWords {
                 words.lexicons[word, default: []].append(lexicon)
-                words.sketch.insert(Bits256.sketch(word))
+                words.prints.insert(word)
             }
         }
         return words
@@ -487,10 +487,10 @@ struct PhraseLexicon: Sendable {
     private var longWordsByLength: [[Int]] = []
     /// What the ends of `longWords` leave (`EndsSketch`).
     private var longWordEnds = EndsSketch()
-    /// The first word of every phrase, and their sketch (`Bits256`): most units are ruled
+    /// The first word of every phrase, and their prints (`WordPrints`): most units are ruled
     /// out without hashing them.
     private(set) var firstWords: Set<String> = []
-    private var firstSketch = Bits256()
+    private var firstPrints = WordPrints()
     /// The sketches of the phrases run together (`Bits256.sketch(joining:)`): a run whose bit
     /// is clear is no phrase, found without making an array and hashing it.
     private var joinedSketch = Bits256()
@@ -520,7 +520,7 @@ struct PhraseLexicon: Sendable {
             entries[keys] = value
             joinedSketch.insert(Bits256.sketch(joining: keys[...]))
             firstWords.insert(keys[0])
-            firstSketch.insert(Bits256.sketch(keys[0]))
+            firstPrints.insert(keys[0])
             let lengths = keys.map(\.count)
             if keys.count == 1, lengths[0] >= 5 {
                 while longWordsByLength.count <= lengths[0] { longWordsByLength.append([]) }
@@ -540,8 +540,8 @@ struct PhraseLexicon: Sendable {
         longest = max(longest, keys.count)
     }
 
-    /// Whether some phrase starts with `key` (the sketch first, then the set).
-    private func startsSome(_ key: String) -> Bool { firstSketch.contains(Bits256.sketch(key)) && firstWords.contains(key) }
+    /// Whether some phrase starts with `key` (the prints first, then the set).
+    private func startsSome(_ key: String) -> Bool { firstPrints.contains(key) && firstWords.contains(key) }
 
     /// The value of a run of keys that is a phrase (its sketch looked at first).
     private func entry(_ run: ArraySlice<String>) -> String? {

@@ -126,7 +126,7 @@ struct UnavailableAppFinder: Sendable {
         // that can never be ASCII is ruled out too.
         let asciiness = kept.map { Self.asciiness($0.key) }
         if !asciiness.contains(.maybe) {
-            var prints = RunPrints()
+            var prints = WordPrints()
             for (entry, kind) in zip(kept, asciiness) where kind == .ascii { prints.insert(entry.key) }
             self.asciiPrints = prints
         } else {
@@ -158,9 +158,9 @@ struct UnavailableAppFinder: Sendable {
 
     /// The first entry of each key.
     private let exact: [String: Int]
-    /// The prints of the ASCII keys (`RunPrints`) when no other key may equal an ASCII string,
+    /// The prints of the ASCII keys (`WordPrints`) when no other key may equal an ASCII string,
     /// else nil.
-    private let asciiPrints: RunPrints?
+    private let asciiPrints: WordPrints?
     /// Whether every key is ASCII.
     private let keysASCII: Bool
     /// The most scalars a key has: words longer than any name (with its verb ending, in any
@@ -259,55 +259,5 @@ struct UnavailableAppFinder: Sendable {
             i += 1
         }
         return nil
-    }
-}
-
-/// The prints of a set of keys: a key's print is its length in bytes and its first two and
-/// last two bytes, mixed into one of 4,096 bits. Equal ASCII strings are equal bytes, so an
-/// ASCII run of words whose print the set lacks is none of its ASCII keys: found from the
-/// words (`contains(joining:)`), without running them together or hashing them.
-struct RunPrints: Sendable {
-    private var bits = [UInt64](repeating: 0, count: 64)
-
-    mutating func insert(_ key: String) {
-        let bit = Self.print(joining: [key][...])
-        bits[bit >> 6] |= 1 << UInt64(bit & 63)
-    }
-
-    /// Whether the words run together may be one of the keys (false: none is).
-    func contains(joining words: ArraySlice<String>) -> Bool {
-        let bit = Self.print(joining: words)
-        return bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0
-    }
-
-    /// The bit of the words run together, from each word's first and last two bytes.
-    static func print(joining words: ArraySlice<String>) -> Int {
-        var count = 0
-        // The first two bytes and the last two (-1: none yet).
-        var first = -1
-        var second = -1
-        var beforeLast = -1
-        var last = -1
-        func read(_ bytes: UnsafeBufferPointer<UInt8>) {
-            let n = bytes.count
-            for k in 0..<min(2, n) {
-                if first < 0 {
-                    first = Int(bytes[k])
-                } else if second < 0 {
-                    second = Int(bytes[k])
-                }
-            }
-            for k in max(0, n - 2)..<n {
-                beforeLast = last
-                last = Int(bytes[k])
-            }
-            count += n
-        }
-        for word in words {
-            if word.utf8.withContiguousStorageIfAvailable(read) == nil { Array(word.utf8).withUnsafeBufferPointer(read) }
-        }
-        var v = UInt64(truncatingIfNeeded: count) & 0xFFFF
-        v |= UInt64(first + 1) << 16 | UInt64(second + 1) << 25 | UInt64(beforeLast + 1) << 34 | UInt64(last + 1) << 43
-        return Int((v &* 0x9E37_79B9_7F4A_7C15) >> 52)
     }
 }

@@ -519,7 +519,9 @@ struct DecisionStage: ParseStage {
         // them, need only be clearly surer of another intent, of any domain.
         let afterPreamble = !state.candidates.contains { $0.name == frame.name && !$0.afterPreamble }
         let ranked =
-            u.mentions.first.map { m in IntentParser.ranking(model, rows: features, allowed: { m.app.handles($0) }) }
+            u.mentions.first.map { m in
+                IntentParser.ranking(model, rows: features, allowedClasses: u.language.classesHandled(by: m.app, in: model))
+            }
             ?? wholeDistribution()
         guard let top = ranked.top, top.label != FallbackModel.none, top.label != frame.name else { return decided }
         let framed = ranked.p(of: frame.name) ?? 0
@@ -547,7 +549,7 @@ struct DecisionStage: ParseStage {
                     rows: parser.classifierRows(
                         model, units: kept.map { u.units[$0] }, entities: u.entities, mentions: u.mentions, grammar: u.grammar,
                         vocabularies: u.vocabularies),
-                    allowed: u.mentions.first.map { m in { m.app.handles($0) } })
+                    allowedClasses: u.mentions.first.map { m in u.language.classesHandled(by: m.app, in: model) })
                 guard without.top?.label == top.label else { return decided }
             }
         }

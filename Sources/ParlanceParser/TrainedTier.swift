@@ -148,6 +148,12 @@ extension IntentParser {
     }
 
     static func ranking(_ model: FrameModel, rows: [Int32], allowed: ((String) -> Bool)?) -> Ranking {
+        ranking(model, rows: rows, allowedClasses: allowed.map { allowed in model.classifier.classes.map(allowed) })
+    }
+
+    /// `ranking(_:rows:allowed:)` with the classes allowed given by index (`allowed` of each of
+    /// the classifier's classes; "none" is kept whatever its entry).
+    static func ranking(_ model: FrameModel, rows: [Int32], allowedClasses allowed: [Bool]?) -> Ranking {
         let c = model.classifier
         let classes = c.classes
         let scores = c.scores(rows: rows)
@@ -168,7 +174,7 @@ extension IntentParser {
             if classes[k] == FallbackModel.none {
                 kept.append(k)
                 logits.append(score)
-            } else if allowed(classes[k]) {
+            } else if allowed[k] {
                 kept.append(k)
                 logits.append(score + namedAppPrior)
             }

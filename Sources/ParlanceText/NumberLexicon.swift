@@ -39,9 +39,10 @@ struct NumberLexicon: Sendable {
     private let joiner: String
     /// Every key that occurs in a spelled-out number.
     private let vocabulary: Set<String>
-    /// The sketch of `vocabulary` (`Bits256`): most keys that are no number word are ruled out
-    /// without hashing them (`isNumberWord`).
-    private let vocabularySketch: Bits256
+    /// The prints of `vocabulary` (`WordPrints`): most keys that are no number word are ruled
+    /// out without hashing them (`isNumberWord`); the thousand words of a language's numbers
+    /// fill a 256-bit sketch.
+    private let vocabularyPrints: WordPrints
     private let weakWords: Set<String>
     private let connectors: Set<String>
     /// Words that multiply what comes before them ("thousand", "mila", "millones"), with
@@ -88,20 +89,20 @@ struct NumberLexicon: Sendable {
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
         (self.pieceStarts, self.pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
-        self.vocabularySketch = NumberLexicon.sketch(of: vocabulary)
+        self.vocabularyPrints = NumberLexicon.prints(of: vocabulary)
     }
 
-    /// The sketch of a set of keys (`Bits256.sketch`).
-    private static func sketch(of keys: Set<String>) -> Bits256 {
-        var sketch = Bits256()
-        for key in keys { sketch.insert(Bits256.sketch(key)) }
-        return sketch
+    /// The prints of a set of keys (`WordPrints`).
+    private static func prints(of keys: Set<String>) -> WordPrints {
+        var prints = WordPrints()
+        for key in keys { prints.insert(key) }
+        return prints
     }
 
-    /// Whether a key is a word of a spelled-out number (`vocabulary`), ruled out by its sketch
+    /// Whether a key is a word of a spelled-out number (`vocabulary`), ruled out by its print
     /// first.
     @inline(__always) private func isNumberWord(_ key: String) -> Bool {
-        vocabularySketch.contains(Bits256.sketch(key)) && vocabulary.contains(key)
+        vocabularyPrints.contains(key) && vocabulary.contains(key)
     }
 
     /// The last two bytes of every piece a compound may end with (`pieceEnd(_:)`): a word
@@ -425,7 +426,7 @@ extension NumberLexicon: ImageCodable {
         multipliers = try image.read()
         groupsWithSpace = try image.read()
         (pieceStarts, pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
-        vocabularySketch = NumberLexicon.sketch(of: vocabulary)
+        vocabularyPrints = NumberLexicon.prints(of: vocabulary)
     }
 
     /// The lexicon of `language`, read from its compiled image when one matches

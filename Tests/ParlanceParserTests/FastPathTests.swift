@@ -707,12 +707,12 @@ import Testing
         #expect(!inserted.contains { Bits256().contains(Bits256.sketch($0)) })
     }
 
-    /// A run's print (`RunPrints`) is its join's, whatever the words (empty ones, line breaks,
+    /// A run's print (`WordPrints`) is its join's, whatever the words (empty ones, line breaks,
     /// marks, bytes of any length): a set of keys never rules out one of its keys, however it
     /// is split into words; and a set with nothing in it rules everything out.
     @Test func aRunsPrintIsThatOfItsJoin() {
         var generator = Generator(state: 19)
-        var prints = RunPrints()
+        var prints = WordPrints()
         var keys: [String] = []
         var splits: [[String]] = []
         for _ in 0..<2_000 {
@@ -720,17 +720,18 @@ import Testing
                 Self.text(&generator, pieces: Int.random(in: 0...3, using: &generator))
             }
             let key = words.joined()
-            #expect(RunPrints.print(joining: words[...]) == RunPrints.print(joining: [key][...]))
-            #expect((0..<4_096).contains(RunPrints.print(joining: words[...])))
+            #expect(WordPrints.print(joining: words[...]) == WordPrints.print(joining: [key][...]))
+            #expect(WordPrints.print(key) == WordPrints.print(joining: [key][...]))
+            #expect((0..<4_096).contains(WordPrints.print(joining: words[...])))
             prints.insert(key)
             keys.append(key)
             splits.append(words)
         }
         #expect(splits.allSatisfy { prints.contains(joining: $0[...]) })
-        #expect(!keys.contains { RunPrints().contains(joining: [$0][...]) })
+        #expect(!keys.contains { WordPrints().contains(joining: [$0][...]) })
         // Prints of different runs differ most often (a print that let every run through would
         // pass the first test and rule nothing out).
-        #expect(Set(keys.map { RunPrints.print(joining: [$0][...]) }).count > 500)
+        #expect(Set(keys.map { WordPrints.print(joining: [$0][...]) }).count > 500)
     }
 
     /// An ends sketch rules out a word exactly when every word of the list of its length or

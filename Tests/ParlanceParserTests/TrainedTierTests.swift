@@ -110,6 +110,32 @@ import Testing
         #expect(IntentParser.Ranking(classes: ["a"], kept: [], p: []).top == nil)
     }
 
+    /// The classes an app handles, kept per app by the language cache, are those
+    /// `AppDefinition.handles` says, class by class; an app of the same name that handles other
+    /// intents gets its own; and a ranking restricted by them is the one restricted by `handles`.
+    @Test func theClassesAnAppHandlesAreThoseHandlesSays() throws {
+        let parser = try IntentParser(context: Self.context)
+        let cache = try parser.resources(for: "en")
+        let model = try #require(try cache.model())
+        let classes = model.classifier.classes
+        let rows = ["w:send", "w:message", "w:call", "b:^ call"].compactMap { model.classifier.rows[$0] }
+        for app in Self.context.apps {
+            for _ in 0..<2 {
+                let handled = cache.classesHandled(by: app, in: model)
+                #expect(handled == classes.map { app.handles($0) })
+                #expect(handled.contains(true))
+                let byMask = IntentParser.ranking(model, rows: rows, allowedClasses: handled)
+                let byClosure = IntentParser.ranking(model, rows: rows, allowed: { app.handles($0) })
+                #expect(byMask.kept == byClosure.kept && byMask.p == byClosure.p)
+            }
+        }
+        var renamed = try #require(Self.context.apps.first)
+        let before = cache.classesHandled(by: renamed, in: model)
+        renamed.intents = try JSONDecoder().decode([IntentDeclaration].self, from: Data(#"["startCall", "requestRide"]"#.utf8))
+        let after = cache.classesHandled(by: renamed, in: model)
+        #expect(after == classes.map { renamed.handles($0) } && after != before)
+    }
+
     static let context = try! ParserContext.decode(
         Data(
             """

@@ -423,22 +423,57 @@ public final class IntentParser: UtteranceParser {
         /// with one slip, found without joining it: false when `near` finds no name for it
         /// (no name said with one slip has its length and ends, `slipEnds`); nil when a key has
         /// a byte outside ASCII or a line break (its characters may then not be its bytes).
-        func mayBeNear(run parts: ArraySlice<String>) -> Bool? {
+        func mayBeNear(run parts: ArraySlice<String>) -> Bool? { mayBeNear(KeyBytes.joining(parts.map(KeyBytes.init)[...])) }
+
+        /// `mayBeNear(run:)` from the run's `KeyBytes` (`KeyBytes.joining` of its words').
+        func mayBeNear(_ run: KeyBytes) -> Bool? {
+            guard run.plain, run.count >= 3, let first = run.first, let last = run.last else { return nil }
+            return slipEnds.mayBeNear(length: run.count, ends: (first, last))
+        }
+
+        /// A key's length in bytes, its first and last bytes, and whether all its bytes are
+        /// ASCII other than a line break (its characters are then its bytes): what a run's
+        /// sketch (`Bits256.sketch(joining:)`) and `mayBeNear` read, read once per word.
+        struct KeyBytes {
             var count = 0
             var first: UInt8?
             var last: UInt8?
-            for part in parts {
-                let plain = part.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                    for byte in bytes where byte >= 0x80 || byte == 0x0D || byte == 0x0A { return false }
-                    count += bytes.count
-                    if first == nil { first = bytes.first }
-                    if let end = bytes.last { last = end }
-                    return true
+            var plain = true
+
+            init(_ key: String) {
+                let read = { (bytes: UnsafeBufferPointer<UInt8>) -> KeyBytes in
+                    var made = KeyBytes(count: bytes.count, first: bytes.first, last: bytes.last, plain: true)
+                    for byte in bytes where byte >= 0x80 || byte == 0x0D || byte == 0x0A {
+                        made.plain = false
+                        break
+                    }
+                    return made
                 }
-                guard plain == true else { return nil }
+                self = key.utf8.withContiguousStorageIfAvailable(read) ?? Array(key.utf8).withUnsafeBufferPointer(read)
             }
-            guard count >= 3, let first, let last else { return nil }
-            return slipEnds.mayBeNear(length: count, ends: (first, last))
+
+            init(count: Int, first: UInt8?, last: UInt8?, plain: Bool) {
+                self.count = count
+                self.first = first
+                self.last = last
+                self.plain = plain
+            }
+
+            /// The words' bytes run together: the lengths summed, the first word's first byte
+            /// and the last word's last byte (empty words left out), plain if every word is.
+            static func joining(_ words: ArraySlice<KeyBytes>) -> KeyBytes {
+                var run = KeyBytes(count: 0, first: nil, last: nil, plain: true)
+                for word in words {
+                    run.count += word.count
+                    if run.first == nil { run.first = word.first }
+                    if let last = word.last { run.last = last }
+                    run.plain = run.plain && word.plain
+                }
+                return run
+            }
+
+            /// `Bits256.sketch(joining:)` of the words these are the bytes of.
+            var sketch: Int { Bits256.sketch(count: count, first: first, last: last) }
         }
 
         /// The apps, in the context's order, with a name that `said` (of `count` characters) is
@@ -556,6 +591,8 @@ public final class IntentParser: UtteranceParser {
         // Each unit's key compacted once: a run of units is compacted as its units are (the
         // compaction only drops spaces, hyphens, apostrophes and periods).
         let compactKeys = keys.map { IntentParser.compact($0) }
+        // Their lengths and ends, read once: a run's are worked out from its units'.
+        let keyBytes = compactKeys.map(AppNameKeys.KeyBytes.init)
         var i = 0
         while i < units.count {
             var found: Mention?
@@ -563,12 +600,13 @@ public final class IntentParser: UtteranceParser {
             search: for pass in 0..<2 {
                 for length in stride(from: min(3, units.count - i), through: 1, by: -1) {
                     let range = i..<(i + length)
+                    let run = AppNameKeys.KeyBytes.joining(keyBytes[range])
                     // Ruled out before the run is joined: by the sketch of the exact names, or
                     // (with one slip or inflected) by its bytes, never fewer than its characters.
-                    if pass == 0, !appKeys.exactSketch.contains(Bits256.sketch(joining: compactKeys[range])) { continue }
-                    if pass == 1, compactKeys[range].reduce(0, { $0 + $1.utf8.count }) < AppNameKeys.shortestNear { continue }
+                    if pass == 0, !appKeys.exactSketch.contains(run.sketch) { continue }
+                    if pass == 1, run.count < AppNameKeys.shortestNear { continue }
                     // Several words (never inflected) that no name said with a slip can be.
-                    if pass == 1, length > 1, appKeys.mayBeNear(run: compactKeys[range]) == false { continue }
+                    if pass == 1, length > 1, appKeys.mayBeNear(run) == false { continue }
                     let joined = compactKeys[range].concatenated()
                     let joinedCount = pass == 0 ? 0 : joined.characterCount
                     // Only a name of six characters or more may be said with a slip or inflected,

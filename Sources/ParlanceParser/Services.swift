@@ -170,6 +170,19 @@ struct UnavailableAppFinder: Sendable {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// Whether the UTF-8 bytes of `word` start with those of `prefix`.
+    static func bytes(of word: String, startWith prefix: String) -> Bool {
+        var word = word
+        var prefix = prefix
+        return word.withUTF8 { w in
+            prefix.withUTF8 { p in
+                guard let pb = p.baseAddress else { return true }
+                guard let wb = w.baseAddress, p.count <= w.count else { return false }
+                return memcmp(wb, pb, p.count) == 0
+            }
+        }
+    }
+
     /// The latest unit a name used as the verb may start at (after a wake word or a filler).
     static let verbPosition = 2
 
@@ -233,7 +246,12 @@ struct UnavailableAppFinder: Sendable {
                         let extra = count - v.length
                         guard extra >= 1, extra <= 3 else { return false }
                         // Not a name that is also a word: "signale" is French for "flag", not Signal.
-                        return joined.hasPrefix(entries[v.entry].key) && joined.allSatisfy(\.isLetter)
+                        // (Two ASCII words: one starts the other when its bytes start the other's,
+                        // but for a CR LF, which is one character and no letter.)
+                        let key = entries[v.entry].key
+                        let starts =
+                            asciiFirst != nil && v.asciiFirst != nil ? Self.bytes(of: joined, startWith: key) : joined.hasPrefix(key)
+                        return starts && joined.allSatisfy(\.isLetter)
                     }.map { entries[$0.entry] }
                 }
                 guard let entry = found else { continue }

@@ -13,6 +13,7 @@ public struct WordPrints: Sendable {
     /// Empty until the first insertion (a set with nothing in it rules everything out).
     @usableFromInline var bits: [UInt64] = []
 
+    /// An empty set: rules everything out.
     @inlinable public init() {}
 
     /// Adds a word's print.

@@ -917,6 +917,41 @@ import Testing
         }
     }
 
+    /// A name made a verb is found by comparing bytes when the word and the name are ASCII, as
+    /// by comparing characters: for ASCII words with no line break (the one ASCII character of
+    /// two bytes, CR LF, is no letter, and a verb is letters), a word's bytes start with a
+    /// name's exactly when the word starts with the name; names with other letters are still
+    /// compared by characters.
+    @Test func aNameMadeAVerbIsFoundByItsBytesAsByItsCharacters() throws {
+        var generator = Generator(state: 41)
+        let letters = ["a", "b", "p", "y", "l", "\r\n", "\r", "é", "e\u{301}"]
+        for _ in 0..<3_000 {
+            let word = (0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! }.joined()
+            let prefix = Bool.random(using: &generator) ? String(word.prefix(Int.random(in: 0...4, using: &generator))) : "pay"
+            if word.bytesAllSatisfy({ $0 < 0x80 && $0 != 0x0D }), prefix.bytesAllSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+                #expect(UnavailableAppFinder.bytes(of: word, startWith: prefix) == word.hasPrefix(prefix), "\(word) \(prefix)")
+            }
+            #expect(UnavailableAppFinder.bytes(of: word, startWith: "") && !UnavailableAppFinder.bytes(of: "", startWith: "a"))
+        }
+        func units(_ words: [String]) -> [MatchUnit] {
+            words.enumerated().map { n, word in
+                let key = TextNormalizer.key(word)
+                let token = Token(text: word, normalized: key, key: key, kind: .word, span: Span(n * 20, n * 20 + word.utf8.count))
+                return MatchUnit(key: key, token: token, commaBefore: false)
+            }
+        }
+        let context = try ParserContext.decode(Data(#"{"apps": []}"#.utf8), file: "none.json")
+        let finder = UnavailableAppFinder(
+            context: context,
+            directory: ServiceDirectory(services: ["PayPal", "Bizúm", "Signal"].map { ServiceDirectory.Service(name: $0) }))
+        func found(_ words: [String]) -> String? { finder.find(in: units(words), avoiding: [], articles: [], extent: { $0 })?.name }
+        #expect(found(["paypalst", "Rob"]) == "PayPal")
+        #expect(found(["bizúmea", "a", "Rob"]) == "Bizúm")
+        #expect(found(["bizu\u{301}mea", "a", "Rob"]) == "Bizúm")
+        #expect(found(["paypalistisch", "Rob"]) == nil)
+        #expect(found(["pay", "Rob"]) == nil)
+    }
+
     /// An enum lexicon's matches are their plain definition: the phrases said exactly from the
     /// unit; else the first long one-word phrase one slip off; else each phrase of several words
     /// with the unit's first character and one word (of four characters or more) one slip off.

@@ -2,11 +2,13 @@
 # The speed figures of issue 15, in one run (about 9 minutes on 2 cores, the build aside), release build:
 #   - start-up of one `parlance parse` per language, the compiled images made beforehand
 #     (`parlance compile`): valgrind's instruction count (callgrind, on a stripped binary), the
-#     median wall time of 11 runs, and the peak resident memory (GNU time);
+#     median wall time of 11 runs (with the fastest and the slowest), and the peak resident
+#     memory (GNU time);
 #   - steady parsing without resolution, per language, on the in-domain team-corpus lines:
 #     instructions per utterance, (600 lines - 100 lines) / 500, and utterances per second on
 #     one core (the corpus ten times minus once, so that start-up cancels out; timed to the
-#     microsecond, median of five rounds);
+#     microsecond, median of five rounds, with the slowest and the fastest round: rounds far
+#     apart mean a loaded host, whose wall times say little, where the instructions do not move);
 #   - `parlance batch --jobs 1` against `--jobs 2` on the English lines repeated: lines per
 #     second, the ratio, peak memory, and the two outputs compared byte for byte.
 # Needs valgrind and GNU time (apt-get install valgrind time). Images go to a folder of their
@@ -48,7 +50,7 @@ echo "Build: \`swift build -c release${build[*]:+ ${build[*]}}\`."
 echo
 echo "## Start-up: one \`parlance parse\` (demo context, with resolution), images made"
 echo
-echo "| locale | instructions | wall, median of 11 | peak memory | intent |"
+echo "| locale | instructions | wall, median of 11 (fastest–slowest) | peak memory | intent |"
 echo "|---|---:|---:|---:|---|"
 for locale in "${locales[@]}"; do
     text="${said[$locale]}"
@@ -62,21 +64,21 @@ for _ in range(11):
     start = time.perf_counter()
     subprocess.run([sys.argv[1], "parse", "--locale", sys.argv[2], sys.argv[3]], stdout=subprocess.DEVNULL, check=True)
     runs.append(time.perf_counter() - start)
-print(statistics.median(runs))
+print(f"{statistics.median(runs) * 1000:.0f} ms ({min(runs) * 1000:.0f}–{max(runs) * 1000:.0f})")
 PY
 )
     peak=$(for _ in $(seq 3); do /usr/bin/time -f "%M" "$parlance" parse --locale "$locale" "$text" 2>&1 >/dev/null | tail -1; done | sort -n | tail -1)
     intent=$("$parlance" parse --locale "$locale" "$text" | python3 -c 'import json, sys; print((json.load(sys.stdin).get("intent") or {}).get("name"))')
-    printf '| %s | %s G | %.0f ms | %.0f MB | %s |\n' "$locale" "$(python3 -c "print(round($count / 1e9, 3))")" \
-        "$(python3 -c "print($wall * 1000)")" "$(python3 -c "print($peak / 1024)")" "$intent"
+    printf '| %s | %s G | %s | %.0f MB | %s |\n' "$locale" "$(python3 -c "print(round($count / 1e9, 3))")" \
+        "$wall" "$(python3 -c "print($peak / 1024)")" "$intent"
 done
 echo
 echo "Goal: ≤ 50 ms, ≤ 0.25 G instructions, ≤ 60 MB."
 echo
 echo "## Steady parsing without resolution, in-domain team-corpus lines"
 echo
-echo "| locale | lines | instructions per utterance | utterances/s, one core |"
-echo "|---|---:|---:|---:|"
+echo "| locale | lines | instructions per utterance | utterances/s, one core | slowest and fastest round |"
+echo "|---|---:|---:|---:|---:|"
 for locale in "${locales[@]}"; do
     python3 - "$locale" "$work" <<'PY'
 import glob, json, sys
@@ -108,14 +110,14 @@ rates = []
 for _ in range(5):
     first, all = seconds(once), seconds(ten)
     rates.append(9 * n / max(all - first, 1e-3))
-print(round(statistics.median(rates)))
+print(f"{round(statistics.median(rates)):,} | {round(min(rates)):,}–{round(max(rates)):,}")
 PY
 )
-    printf '| %s | %s | %s M | %s |\n' "$locale" "$n" "$(python3 -c "print(round(($large - $small) / 500 / 1e6, 3))")" \
-        "$(python3 -c "print(f'{$rate:,}')")"
+    printf '| %s | %s | %s M | %s |\n' "$locale" "$n" "$(python3 -c "print(round(($large - $small) / 500 / 1e6, 3))")" "$rate"
 done
 echo
 echo "Goal: ≥ 10,000 utterances/s/core; about ≤ 0.5 M instructions per utterance in English, ≤ 0.8 M in German."
+echo "Rounds far apart mean a loaded host: the instructions, which do not depend on it, are the figure to compare then."
 echo
 echo "## \`parlance batch\`, one job against two (English lines, 80 times)"
 echo

@@ -518,11 +518,9 @@ struct DecisionStage: ParseStage {
         // ride anymore, cancel it" is no workout's "cancel it"): the trained tier, which read
         // them, need only be clearly surer of another intent, of any domain.
         let afterPreamble = !state.candidates.contains { $0.name == frame.name && !$0.afterPreamble }
-        let ranked =
-            u.mentions.first.map { m in
-                IntentParser.ranking(model, rows: features, allowedClasses: u.language.classesHandled(by: m.app, in: model))
-            }
-            ?? wholeDistribution()
+        // The classes of the named app's intents, for both restricted rankings.
+        let handled = u.mentions.first.map { m in u.language.classesHandled(by: m.app, in: model) }
+        let ranked = handled.map { IntentParser.ranking(model, rows: features, allowedClasses: $0) } ?? wholeDistribution()
         guard let top = ranked.top, top.label != FallbackModel.none, top.label != frame.name else { return decided }
         let framed = ranked.p(of: frame.name) ?? 0
         let overrules =
@@ -549,7 +547,7 @@ struct DecisionStage: ParseStage {
                     rows: parser.classifierRows(
                         model, units: kept.map { u.units[$0] }, entities: u.entities, mentions: u.mentions, grammar: u.grammar,
                         vocabularies: u.vocabularies),
-                    allowedClasses: u.mentions.first.map { m in u.language.classesHandled(by: m.app, in: model) })
+                    allowedClasses: handled)
                 guard without.top?.label == top.label else { return decided }
             }
         }

@@ -89,14 +89,7 @@ struct NumberLexicon: Sendable {
         let grouping = (try? decimal.symbol(.groupingSeparator)) ?? ","
         self.groupsWithSpace = grouping.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
         (self.pieceStarts, self.pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
-        self.vocabularyPrints = NumberLexicon.prints(of: vocabulary)
-    }
-
-    /// The prints of a set of keys (`WordPrints`).
-    private static func prints(of keys: Set<String>) -> WordPrints {
-        var prints = WordPrints()
-        for key in keys { prints.insert(key) }
-        return prints
+        self.vocabularyPrints = WordPrints(vocabulary)
     }
 
     /// Whether a key is a word of a spelled-out number (`vocabulary`), ruled out by its print
@@ -426,7 +419,7 @@ extension NumberLexicon: ImageCodable {
         multipliers = try image.read()
         groupsWithSpace = try image.read()
         (pieceStarts, pieceEnds) = NumberLexicon.pieceSketches(table: table, multipliers: multipliers, connectors: connectors)
-        vocabularyPrints = NumberLexicon.prints(of: vocabulary)
+        vocabularyPrints = WordPrints(vocabulary)
     }
 
     /// The lexicon of `language`, read from its compiled image when one matches

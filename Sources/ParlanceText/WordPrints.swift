@@ -16,6 +16,11 @@ public struct WordPrints: Sendable {
     /// An empty set: rules everything out.
     @inlinable public init() {}
 
+    /// The prints of the words.
+    @inlinable public init(_ words: some Sequence<String>) {
+        for word in words { insert(word) }
+    }
+
     /// Adds a word's print.
     @inlinable public mutating func insert(_ word: String) { set(Self.print(word)) }
 

@@ -728,6 +728,12 @@ import Testing
             splits.append(words)
         }
         #expect(splits.allSatisfy { prints.contains(joining: $0[...]) })
+        // A set made from the words at once is the set they were inserted into one by one.
+        let made = WordPrints(keys)
+        for _ in 0..<2_000 {
+            let other = Self.text(&generator, pieces: Int.random(in: 0...3, using: &generator))
+            #expect(made.contains(other) == prints.contains(other), "\(other)")
+        }
         #expect(!keys.contains { WordPrints().contains(joining: [$0][...]) })
         // Prints of different runs differ most often (a print that let every run through would
         // pass the first test and rule nothing out).
